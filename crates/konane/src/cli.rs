@@ -1,0 +1,107 @@
+//! The command line: arguments and the dispatch to each subcommand.
+
+use anyhow::{Context, Result};
+use clap::{Parser, Subcommand};
+use konane_core::{AnyPosition, Opening, Size};
+
+/// Konane, the Hawaiian jump-capture game: rules, engine and server.
+#[derive(Parser, Debug)]
+#[command(name = "konane", version, arg_required_else_help = true)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Count the move sequences of a given length (checks and measures the move generator).
+    Perft {
+        /// Board size, rows x columns.
+        #[arg(long, default_value = "8x8")]
+        size: Size,
+        /// Plies to look ahead.
+        #[arg(long)]
+        depth: u32,
+        /// Opening rule: center-or-corner or center.
+        #[arg(long, default_value = "center-or-corner")]
+        opening: Opening,
+        /// Start from this position text instead of the start position (overrides --size).
+        #[arg(long)]
+        position: Option<String>,
+        /// Print the count below each first move.
+        #[arg(long)]
+        divide: bool,
+        /// Threads to use (default: every core).
+        #[arg(long)]
+        threads: Option<usize>,
+    },
+    /// List the legal moves of a position, one per line.
+    Moves {
+        /// Position text, e.g. "bwbw/wbwb/bwbw/wbwb b".
+        position: String,
+        /// Opening rule: center-or-corner or center.
+        #[arg(long, default_value = "center-or-corner")]
+        opening: Opening,
+    },
+    /// Draw a position in the terminal.
+    Show {
+        /// Position text, e.g. "bwbw/wbwb/bwbw/wbwb b".
+        position: String,
+        /// Opening rule: center-or-corner or center.
+        #[arg(long, default_value = "center-or-corner")]
+        opening: Opening,
+    },
+}
+
+/// Reads position text given on the command line.
+pub fn parse_position(text: &str, opening: Opening) -> Result<AnyPosition> {
+    AnyPosition::parse(text, opening).with_context(|| format!("bad position \"{text}\""))
+}
+
+/// The legal moves in notation, sorted as plain strings (the order of the conformance games).
+pub fn sorted_moves(pos: &AnyPosition) -> Vec<String> {
+    let mut moves: Vec<String> = pos
+        .legal_moves()
+        .into_iter()
+        .map(|m| pos.move_text(m))
+        .collect();
+    moves.sort();
+    moves
+}
+
+/// Runs one subcommand.
+pub fn run(cli: Cli) -> Result<()> {
+    match cli.command {
+        Command::Perft {
+            size,
+            depth,
+            opening,
+            position,
+            divide,
+            threads,
+        } => {
+            let pos = match position {
+                Some(text) => parse_position(&text, opening)?,
+                None => AnyPosition::start(size, opening),
+            };
+            let threads = match threads {
+                Some(0) => anyhow::bail!("--threads must be at least 1"),
+                Some(n) => n,
+                None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+            };
+            crate::perft::run(&pos, depth, divide, threads)
+        }
+        Command::Moves { position, opening } => {
+            let pos = parse_position(&position, opening)?;
+            for m in sorted_moves(&pos) {
+                println!("{m}");
+            }
+            Ok(())
+        }
+        Command::Show { position, opening } => {
+            let pos = parse_position(&position, opening)?;
+            print!("{}", crate::show::diagram(&pos));
+            Ok(())
+        }
+    }
+}
