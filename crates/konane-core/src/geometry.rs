@@ -163,7 +163,7 @@ impl Size {
     /// The colour a square had at the start: Black where row + column is even.
     #[inline]
     pub fn start_color(self, sq: Square) -> Color {
-        if (self.row(sq) + self.col(sq)) % 2 == 0 {
+        if (self.row(sq) + self.col(sq)).is_multiple_of(2) {
             Color::Black
         } else {
             Color::White
@@ -255,6 +255,8 @@ pub struct Geometry<B> {
     pub(crate) west_ok: B,
     /// Squares Black may empty on the first move.
     pub(crate) first_removals: B,
+    /// Part of every hash, so equal stones on boards of other sizes or rules hash apart.
+    pub(crate) key: u64,
 }
 
 impl<B: Bits> Geometry<B> {
@@ -284,6 +286,7 @@ impl<B: Bits> Geometry<B> {
             east_ok,
             west_ok,
             first_removals,
+            key: crate::zobrist::board(size.rows(), size.cols(), opening as usize),
         })
     }
 
@@ -310,7 +313,7 @@ fn first_removal_squares(size: Size, opening: Opening) -> Vec<(usize, usize)> {
     let (rows, cols) = (size.rows(), size.cols());
     let black = |&(r, c): &(usize, usize)| (r + c) % 2 == 0;
     let middles = |n: usize| {
-        if n % 2 == 0 {
+        if n.is_multiple_of(2) {
             vec![n / 2 - 1, n / 2]
         } else {
             vec![n / 2]

@@ -141,6 +141,37 @@ impl<B: Bits> Position<B> {
         )
     }
 
+    /// The number of jumps `color` would have if it were to move (jumping phase).
+    #[inline]
+    pub fn mobility(&self, color: Color) -> u32 {
+        count_jumps(
+            self.geometry(),
+            self.stones(color),
+            self.stones(color.opponent()),
+        )
+    }
+
+    /// The stones of `color` that could jump now, were it `color`'s turn.
+    #[inline]
+    pub fn movable(&self, color: Color) -> B {
+        let own = self.stones(color);
+        let sources = jump_sources(self.geometry(), self.stones(color.opponent()), self.empty());
+        sources.iter().fold(B::ZERO, |acc, &s| acc | (own & s))
+    }
+
+    /// The stones of `color` that the opponent could capture now, were it the opponent's turn.
+    #[inline]
+    pub fn capturable(&self, color: Color) -> B {
+        let cols = self.size().cols() as u32;
+        let attackers = self.stones(color.opponent());
+        let sources = jump_sources(self.geometry(), self.stones(color), self.empty());
+        let mut hit = B::ZERO;
+        for (dir, &src) in sources.iter().enumerate() {
+            hit |= shift(attackers & src, dir, 1, cols);
+        }
+        hit
+    }
+
     /// True when the side to move has a legal move; false means it has lost.
     #[inline]
     pub fn has_moves(&self) -> bool {

@@ -136,11 +136,10 @@ impl<B: Bits> Position<B> {
 
     /// The hash computed from scratch, to check the incremental one.
     pub fn compute_hash(&self) -> u64 {
-        let mut h = if self.turn == Color::White {
-            zobrist::WHITE_TO_MOVE
-        } else {
-            0
-        };
+        let mut h = self.geo.key;
+        if self.turn == Color::White {
+            h ^= zobrist::WHITE_TO_MOVE;
+        }
         for (c, stones) in self.stones.iter().enumerate() {
             for sq in stones.squares() {
                 h ^= zobrist::stone(c, sq);

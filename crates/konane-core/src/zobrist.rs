@@ -9,6 +9,11 @@ pub(crate) static STONE_KEYS: [[u64; 256]; 2] = stone_keys();
 /// XORed in when White is to move.
 pub(crate) const WHITE_TO_MOVE: u64 = splitmix(0x4b6f_6e61_6e65_2121);
 
+/// The key of a board: its size and opening rule.
+pub(crate) const fn board(rows: usize, cols: usize, opening: usize) -> u64 {
+    splitmix(0x626f_6172_6400_0000 ^ (rows as u64) << 16 ^ (cols as u64) << 8 ^ opening as u64)
+}
+
 const fn splitmix(seed: u64) -> u64 {
     let mut z = seed.wrapping_add(0x9e37_79b9_7f4a_7c15);
     z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);

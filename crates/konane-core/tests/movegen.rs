@@ -4,7 +4,9 @@
 mod naive;
 mod rng;
 
-use konane_core::{AnyPosition, Game, Move, Opening, Size, with_position};
+use konane_core::{
+    AnyPosition, Bits, Color, Game, Move, Opening, Phase, Position, Size, with_position,
+};
 use naive::Grid;
 use proptest::prelude::*;
 use rng::Rng;
@@ -12,6 +14,35 @@ use rng::Rng;
 fn sorted(mut v: Vec<Move>) -> Vec<Move> {
     v.sort();
     v
+}
+
+/// `mobility`, `movable` and `capturable` for both colours, against the naive generator
+/// run with either side to move.
+fn check_helpers<B: Bits>(p: &Position<B>, grid: &Grid, size: Size) {
+    for color in [Color::Black, Color::White] {
+        let mut g = grid.clone();
+        g.turn = color;
+        let moves = g.moves();
+        assert_eq!(p.mobility(color) as usize, moves.len());
+        let idx = |(r, c): (usize, usize)| size.square(r, c).unwrap().index();
+        let mut movable: Vec<usize> = moves.iter().map(|&(f, _)| idx(f)).collect();
+        movable.sort();
+        movable.dedup();
+        assert_eq!(p.movable(color).squares().collect::<Vec<_>>(), movable);
+        let mut g = grid.clone();
+        g.turn = color.opponent();
+        // Every multi-jump starts with a single jump, so the stones the opponent could
+        // capture are exactly the ones its single jumps pass over.
+        let mut singles: Vec<usize> = g
+            .moves()
+            .iter()
+            .filter(|&&(f, t)| f.0.abs_diff(t.0) + f.1.abs_diff(t.1) == 2)
+            .map(|&(f, t)| idx(((f.0 + t.0) / 2, (f.1 + t.1) / 2)))
+            .collect();
+        singles.sort();
+        singles.dedup();
+        assert_eq!(p.capturable(color).squares().collect::<Vec<_>>(), singles);
+    }
 }
 
 /// Plays one random game, checking the generators agree at every ply; returns plies played.
@@ -33,6 +64,9 @@ fn random_game(size: Size, opening: Opening, seed: u64) -> usize {
         with_position!(&pos, p => {
             assert_eq!(p.hash(), p.compute_hash(), "hash drifted in {pos}");
             assert_eq!(p.has_moves(), !fast.is_empty());
+            if pos.phase() == Phase::Jumping {
+                check_helpers(p, &grid, size);
+            }
         });
         if fast.is_empty() {
             assert_eq!(

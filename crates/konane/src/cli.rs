@@ -35,6 +35,24 @@ enum Command {
         #[arg(long)]
         threads: Option<usize>,
     },
+    /// Prove who wins each opening (or a given position) with perfect play.
+    Solve {
+        /// Board size, rows x columns.
+        #[arg(long, default_value = "6x6")]
+        size: Size,
+        /// Opening rule: center-or-corner or center.
+        #[arg(long, default_value = "center-or-corner")]
+        opening: Opening,
+        /// Solve this position instead of the openings (overrides --size).
+        #[arg(long)]
+        position: Option<String>,
+        /// Threads to use (default: every core).
+        #[arg(long)]
+        threads: Option<usize>,
+        /// Size of the table of proven positions, in MiB.
+        #[arg(long, default_value_t = 1024)]
+        table_mb: usize,
+    },
     /// List the legal moves of a position, one per line.
     Moves {
         /// Position text, e.g. "bwbw/wbwb/bwbw/wbwb b".
@@ -69,6 +87,15 @@ pub fn sorted_moves(pos: &AnyPosition) -> Vec<String> {
     moves
 }
 
+/// The `--threads` value, or every core.
+fn thread_count(threads: Option<usize>) -> Result<usize> {
+    match threads {
+        Some(0) => anyhow::bail!("--threads must be at least 1"),
+        Some(n) => Ok(n),
+        None => Ok(std::thread::available_parallelism().map_or(1, |n| n.get())),
+    }
+}
+
 /// Runs one subcommand.
 pub fn run(cli: Cli) -> Result<()> {
     match cli.command {
@@ -84,12 +111,20 @@ pub fn run(cli: Cli) -> Result<()> {
                 Some(text) => parse_position(&text, opening)?,
                 None => AnyPosition::start(size, opening),
             };
-            let threads = match threads {
-                Some(0) => anyhow::bail!("--threads must be at least 1"),
-                Some(n) => n,
-                None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+            crate::perft::run(&pos, depth, divide, thread_count(threads)?)
+        }
+        Command::Solve {
+            size,
+            opening,
+            position,
+            threads,
+            table_mb,
+        } => {
+            let pos = match position {
+                Some(text) => parse_position(&text, opening)?,
+                None => AnyPosition::start(size, opening),
             };
-            crate::perft::run(&pos, depth, divide, threads)
+            crate::solve::run(&pos, thread_count(threads)?, table_mb)
         }
         Command::Moves { position, opening } => {
             let pos = parse_position(&position, opening)?;

@@ -3,6 +3,7 @@
 mod cli;
 mod perft;
 mod show;
+mod solve;
 
 use std::process::ExitCode;
 

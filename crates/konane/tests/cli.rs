@@ -34,13 +34,24 @@ fn perft_divides_and_takes_positions() {
     assert!(o.status.success(), "{}", stderr(&o));
     let out = stdout(&o);
     assert!(out.starts_with("a8 20\nd5 426\ne4 426\nh1 20\n"), "{out}");
-    let o = konane(&["perft", "--depth", "1", "--opening", "center", "--threads", "1"]);
+    let o = konane(&[
+        "perft",
+        "--depth",
+        "1",
+        "--opening",
+        "center",
+        "--threads",
+        "1",
+    ]);
     assert!(stdout(&o).contains("leaves  2\n"), "{}", stdout(&o));
 }
 
 #[test]
 fn moves_lists_legal_moves_sorted() {
-    let o = konane(&["moves", "..bwbwbw/wbwbwbwb/bwbwbwbw/wbwbwbwb/bwbwbwbw/wbwbwbwb/bwbwbwbw/wbwbwbwb b"]);
+    let o = konane(&[
+        "moves",
+        "..bwbwbw/wbwbwbwb/bwbwbwbw/wbwbwbwb/bwbwbwbw/wbwbwbwb/bwbwbwbw/wbwbwbwb b",
+    ]);
     assert!(o.status.success());
     assert_eq!(stdout(&o), "a6-a8\n");
     let o = konane(&["moves", START_8X8, "--opening", "center"]);
@@ -71,8 +82,14 @@ fn bad_input_fails_with_one_line() {
         assert!(!o.status.success(), "{args:?} succeeded");
         let err = stderr(&o);
         assert!(err.contains("error"), "{args:?}: {err}");
-        assert!(!err.contains("panicked") && !err.contains("RUST_BACKTRACE"), "{args:?}: {err}");
+        assert!(
+            !err.contains("panicked") && !err.contains("RUST_BACKTRACE"),
+            "{args:?}: {err}"
+        );
     }
     let o = konane(&["moves", "bwbw/wbw b"]);
-    assert_eq!(stderr(&o), "error: bad position \"bwbw/wbw b\": row 2 has 3 squares, expected 4\n");
+    assert_eq!(
+        stderr(&o),
+        "error: bad position \"bwbw/wbw b\": row 2 has 3 squares, expected 4\n"
+    );
 }

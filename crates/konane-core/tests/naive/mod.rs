@@ -57,9 +57,9 @@ impl Grid {
     }
 
     fn allowed_first(&self, r: usize, c: usize) -> bool {
-        let black = |r: usize, c: usize| (r + c) % 2 == 0;
+        let black = |r: usize, c: usize| (r + c).is_multiple_of(2);
         let mid = |n: usize| {
-            if n % 2 == 0 {
+            if n.is_multiple_of(2) {
                 vec![n / 2 - 1, n / 2]
             } else {
                 vec![n / 2]

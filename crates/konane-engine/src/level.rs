@@ -1,0 +1,132 @@
+//! Playing levels 1 to 8: from a beginner who makes plausible moves and real mistakes to
+//! the full engine.
+//!
+//! Every level scores the moves with a search and then picks one at random, weighted by
+//! `exp(score / temperature)`: a low level sees little (shallow search) and often takes a
+//! move that only looks good; a high level searches deeply and never strays from the best.
+
+use crate::search::Limits;
+
+/// The lowest level.
+pub const MIN_LEVEL: u8 = 1;
+/// The full engine.
+pub const MAX_LEVEL: u8 = 8;
+
+/// How one level plays.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct LevelConfig {
+    /// The level, 1 to 8.
+    pub level: u8,
+    /// How deep and how long it looks.
+    pub limits: Limits,
+    /// Softness of the choice in centi-moves; 0 always plays the best move.
+    pub temperature: i32,
+    /// Whether the exact solver may decide endgames.
+    pub solver: bool,
+}
+
+impl LevelConfig {
+    /// The configuration of `level` (clamped to 1..=8).
+    pub fn of(level: u8) -> LevelConfig {
+        let level = level.clamp(MIN_LEVEL, MAX_LEVEL);
+        let limits = |depth: Option<u32>, time_ms: u64| Limits {
+            depth,
+            nodes: None,
+            time_ms: Some(time_ms),
+        };
+        let (limits, temperature, solver) = match level {
+            1 => (limits(Some(1), 150), 250, false),
+            2 => (limits(Some(2), 150), 150, false),
+            3 => (limits(Some(3), 150), 90, false),
+            4 => (limits(Some(4), 150), 45, false),
+            5 => (limits(None, 150), 20, true),
+            6 => (limits(None, 300), 0, true),
+            7 => (limits(None, 700), 0, true),
+            _ => (limits(None, 1500), 0, true),
+        };
+        LevelConfig {
+            level,
+            limits,
+            temperature,
+            solver,
+        }
+    }
+}
+
+/// A small deterministic random source (xorshift64*), so a seeded game replays exactly.
+#[derive(Clone, Debug)]
+pub struct Rng(u64);
+
+impl Rng {
+    /// A generator from a seed (any value, zero included).
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed ^ 0x9e37_79b9_7f4a_7c15 | 1)
+    }
+
+    /// A uniform value in [0, 1).
+    pub fn unit(&mut self) -> f64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        (self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 11) as f64 / (1u64 << 53) as f64
+    }
+
+    /// A uniform index below `n` (`n > 0`).
+    pub fn below(&mut self, n: usize) -> usize {
+        ((self.unit() * n as f64) as usize).min(n - 1)
+    }
+}
+
+/// Picks one of `scored` (move, score) by softmax at `temperature`; the best at 0.
+pub fn pick<M: Copy>(scored: &[(M, i32)], temperature: i32, rng: &mut Rng) -> Option<M> {
+    let &(best_move, best) = scored.iter().max_by_key(|&&(_, s)| s)?;
+    if temperature <= 0 {
+        return Some(best_move);
+    }
+    let weights: Vec<f64> = scored
+        .iter()
+        .map(|&(_, s)| {
+            (f64::from((s - best).max(-20 * temperature)) / f64::from(temperature)).exp()
+        })
+        .collect();
+    let mut x = rng.unit() * weights.iter().sum::<f64>();
+    for (&(m, _), w) in scored.iter().zip(&weights) {
+        if x < *w {
+            return Some(m);
+        }
+        x -= w;
+    }
+    Some(best_move)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn levels_grow_stronger() {
+        for l in MIN_LEVEL..MAX_LEVEL {
+            let (a, b) = (LevelConfig::of(l), LevelConfig::of(l + 1));
+            assert!(a.temperature >= b.temperature);
+            assert!(a.limits.depth.unwrap_or(99) <= b.limits.depth.unwrap_or(99));
+            assert!(a.limits.time_ms <= b.limits.time_ms);
+        }
+        assert_eq!(LevelConfig::of(0).level, 1);
+        assert_eq!(LevelConfig::of(200).level, 8);
+    }
+
+    #[test]
+    fn softmax_prefers_good_moves_but_not_always() {
+        let scored = [('a', 0), ('b', -100), ('c', -1000)];
+        let mut rng = Rng::new(7);
+        let mut counts = [0; 3];
+        for _ in 0..10_000 {
+            let m = pick(&scored, 100, &mut rng).unwrap();
+            counts[(m as u8 - b'a') as usize] += 1;
+        }
+        assert!(counts[0] > counts[1] && counts[1] > counts[2], "{counts:?}");
+        assert!(counts[1] > 1_000, "{counts:?}");
+        assert_eq!(pick(&scored, 0, &mut rng), Some('a'));
+        assert_eq!(pick::<char>(&[], 10, &mut rng), None);
+    }
+}

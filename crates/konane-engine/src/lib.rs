@@ -1,0 +1,218 @@
+//! The Konane engine: heuristic search, exact solving and playing levels, on the rules of
+//! `konane-core`.
+//!
+//! [`Engine`] is the front door: [`Engine::think`] for the best move within limits,
+//! [`Engine::solve`] for a proof, [`Engine::choose`] for a move at a playing level. Threads
+//! (Lazy SMP) sit behind the `parallel` feature; without it the engine needs no OS.
+
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod clock;
+pub mod eval;
+pub mod level;
+pub mod score;
+pub mod search;
+pub mod solve;
+pub mod symmetry;
+pub mod tt;
+
+use std::sync::atomic::{AtomicBool, AtomicU64};
+
+use konane_core::{AnyPosition, Bits, Move, Position, with_position};
+
+#[cfg(not(target_arch = "wasm32"))]
+pub use clock::SystemClock;
+pub use clock::{Clock, Frozen};
+pub use eval::Weights;
+pub use level::{LevelConfig, MAX_LEVEL, MIN_LEVEL, Rng};
+pub use search::{Limits, SearchResult};
+pub use solve::{Proof, ProofTable, Solver, Unfinished};
+
+/// How big and how wide an engine is.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct EngineConfig {
+    /// Size of the search's transposition table in MiB.
+    pub hash_mb: usize,
+    /// Size of the solver's table of proven positions in MiB.
+    pub proof_mb: usize,
+    /// Search threads (more than one needs the `parallel` feature).
+    pub threads: usize,
+    /// Evaluation weights.
+    pub weights: Weights,
+}
+
+impl Default for EngineConfig {
+    fn default() -> Self {
+        EngineConfig {
+            hash_mb: 64,
+            proof_mb: 64,
+            threads: 1,
+            weights: Weights::default(),
+        }
+    }
+}
+
+/// Solver nodes allowed per millisecond of thinking time before the heuristic search takes
+/// over (the solver visits a few million nodes a second, so this is about a quarter of it).
+const SOLVER_NODES_PER_MS: u64 = 1_000;
+
+/// A Konane engine: tables that persist between moves, and the knobs.
+pub struct Engine {
+    config: EngineConfig,
+    table: tt::Table,
+    proofs: ProofTable,
+}
+
+impl Engine {
+    /// An engine with empty tables.
+    pub fn new(config: EngineConfig) -> Engine {
+        Engine {
+            config,
+            table: tt::Table::new(config.hash_mb),
+            proofs: ProofTable::new(config.proof_mb),
+        }
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &EngineConfig {
+        &self.config
+    }
+
+    /// Forgets every stored search result (proofs stay: they are true in every game).
+    pub fn new_game(&self) {
+        self.table.clear();
+    }
+
+    /// The best move within `limits`. When `use_solver` is set and the limits leave room,
+    /// the exact solver tries first, so a won endgame is played as a proven win.
+    /// `report` hears of each completed iteration.
+    pub fn think(
+        &self,
+        pos: &AnyPosition,
+        limits: Limits,
+        use_solver: bool,
+        clock: &dyn Clock,
+        report: &mut dyn FnMut(&SearchResult),
+    ) -> SearchResult {
+        with_position!(pos, p => self.think_on(p, limits, use_solver, clock, report))
+    }
+
+    fn think_on<B: Bits>(
+        &self,
+        pos: &Position<B>,
+        limits: Limits,
+        use_solver: bool,
+        clock: &dyn Clock,
+        report: &mut dyn FnMut(&SearchResult),
+    ) -> SearchResult {
+        let stop = AtomicBool::new(false);
+        let solver_budget = match (limits.time_ms, limits.nodes) {
+            (Some(t), _) => Some(t * SOLVER_NODES_PER_MS),
+            (None, Some(n)) => Some(n / 4),
+            (None, None) => None,
+        };
+        let mut solver_nodes = 0;
+        if let (true, Some(budget)) = (use_solver, solver_budget) {
+            let mut solver = Solver::new(&self.proofs, &stop, budget);
+            let proof = solver.solve(pos);
+            solver_nodes = solver.nodes();
+            if let Ok(Proof {
+                win: true,
+                best: Some(best),
+            }) = proof
+            {
+                let pv = solve::proven_line(&self.proofs, pos);
+                let result = SearchResult {
+                    best: Some(best),
+                    score: score::WIN - pv.len() as i32,
+                    pv,
+                    depth: 0,
+                    nodes: solver_nodes,
+                    elapsed_ms: clock.elapsed_ms(),
+                    proof: true,
+                };
+                report(&result);
+                return result;
+            }
+        }
+        let nodes = AtomicU64::new(solver_nodes);
+        let shared = search::Shared {
+            table: &self.table,
+            weights: &self.config.weights,
+            stop: &stop,
+            nodes: &nodes,
+            clock,
+            limits,
+        };
+        search::search(pos, &shared, self.config.threads, report)
+    }
+
+    /// Proves who wins `pos` within `node_limit` nodes (or until `stop` rises), on one thread.
+    pub fn solve(
+        &self,
+        pos: &AnyPosition,
+        node_limit: u64,
+        stop: &AtomicBool,
+    ) -> (Result<Proof, Unfinished>, u64) {
+        let mut solver = Solver::new(&self.proofs, stop, node_limit);
+        let proof = with_position!(pos, p => solver.solve(p));
+        (proof, solver.nodes())
+    }
+
+    /// The table of proven positions, for callers that run solvers on their own threads.
+    pub fn proofs(&self) -> &ProofTable {
+        &self.proofs
+    }
+
+    /// A move at a playing level, random where the level allows, reproducible from `rng`.
+    pub fn choose(
+        &self,
+        pos: &AnyPosition,
+        level: u8,
+        clock: &dyn Clock,
+        rng: &mut Rng,
+    ) -> Option<Move> {
+        let cfg = LevelConfig::of(level);
+        let moves = pos.legal_moves();
+        if moves.len() <= 1 {
+            return moves.first().copied();
+        }
+        if cfg.temperature == 0 {
+            return self
+                .think(pos, cfg.limits, cfg.solver, clock, &mut |_| {})
+                .best;
+        }
+        let scored = with_position!(pos, p => self.score_moves(p, cfg.limits, clock));
+        level::pick(&scored, cfg.temperature, rng)
+    }
+
+    /// Every move with a score, from the deepest complete round of searches within `limits`.
+    fn score_moves<B: Bits>(
+        &self,
+        pos: &Position<B>,
+        limits: Limits,
+        clock: &dyn Clock,
+    ) -> Vec<(Move, i32)> {
+        let stop = AtomicBool::new(false);
+        let nodes = AtomicU64::new(0);
+        let shared = search::Shared {
+            table: &self.table,
+            weights: &self.config.weights,
+            stop: &stop,
+            nodes: &nodes,
+            clock,
+            limits,
+        };
+        let mut searcher = search::Searcher::<B>::new(&shared);
+        let mut scored: Vec<(Move, i32)> = pos.moves().map(|m| (m, 0)).collect();
+        for depth in 1..=limits.depth.unwrap_or(1) {
+            let round = searcher.score_root_moves(pos, depth);
+            if round.len() < scored.len() {
+                break;
+            }
+            scored = round;
+        }
+        scored
+    }
+}

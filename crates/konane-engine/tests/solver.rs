@@ -1,0 +1,133 @@
+//! The solver against brute-force minimax, and the search against the solver.
+
+use std::sync::atomic::AtomicBool;
+
+use konane_core::{AnyPosition, Bits, Game, Move, Opening, Position, Size, with_position};
+use konane_engine::{Engine, EngineConfig, Frozen, Limits, ProofTable, Solver, score};
+use proptest::prelude::*;
+
+/// Plain minimax over the whole tree (no table, no ordering, no pruning), checking the
+/// solver's verdict and winning move at every node within `check_plies` of the root.
+fn brute_force<B: Bits>(
+    pos: &mut Position<B>,
+    check_plies: u32,
+    table: &ProofTable,
+    checked: &mut usize,
+) -> bool {
+    let moves: Vec<Move> = pos.moves().collect();
+    let mut child_wins = Vec::with_capacity(moves.len());
+    for &m in &moves {
+        pos.make(m);
+        child_wins.push(brute_force(
+            pos,
+            check_plies.saturating_sub(1),
+            table,
+            checked,
+        ));
+        pos.unmake(m);
+    }
+    let wins = child_wins.iter().any(|&w| !w);
+    if check_plies > 0 {
+        let stop = AtomicBool::new(false);
+        let proof = Solver::new(table, &stop, u64::MAX)
+            .solve(pos)
+            .expect("no limit");
+        assert_eq!(proof.win, wins, "{}", pos.text());
+        match proof.best {
+            Some(best) => {
+                let i = moves.iter().position(|&m| m == best).expect("a legal move");
+                assert!(
+                    !child_wins[i],
+                    "{} does not win in {}",
+                    pos.size().move_text(best),
+                    pos.text()
+                );
+            }
+            None => assert!(!wins, "no winning move given in {}", pos.text()),
+        }
+        *checked += 1;
+    }
+    wins
+}
+
+#[test]
+fn solver_agrees_with_brute_force_on_every_board_up_to_4x5() {
+    let table = ProofTable::new(16);
+    let mut checked = 0;
+    for rows in 1..=5 {
+        for cols in 1..=5 {
+            if rows * cols > 20 {
+                continue;
+            }
+            for opening in Opening::ALL {
+                let pos = AnyPosition::start(Size::new(rows, cols).unwrap(), opening);
+                // Every node on small boards, the first plies on the larger ones.
+                let plies = if rows * cols <= 12 { 99 } else { 6 };
+                with_position!(pos, p => brute_force(&mut { p }, plies, &table, &mut checked));
+            }
+        }
+    }
+    assert!(checked > 2_000, "{checked}");
+}
+
+/// A position after `plies` random moves on `size`, if the game lasts that long.
+fn random_position(size: Size, seed: u64, plies: usize) -> Option<AnyPosition> {
+    let mut rng = konane_engine::Rng::new(seed);
+    let mut game = Game::new(size, Opening::CenterOrCorner);
+    for _ in 0..plies {
+        let moves = game.position().legal_moves();
+        if moves.is_empty() {
+            return None;
+        }
+        game.play(moves[rng.below(moves.len())]).ok()?;
+    }
+    (game.position().count_moves() > 0).then_some(*game.position())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+    /// In a won endgame, the search alone (no solver) finds a winning move and says it wins.
+    #[test]
+    fn search_finds_forced_wins(seed in any::<u64>(), plies in 8usize..20) {
+        let Some(pos) = random_position(Size::new(6, 6).unwrap(), seed, plies) else { return Ok(()) };
+        let stop = AtomicBool::new(false);
+        let engine = Engine::new(EngineConfig { hash_mb: 8, proof_mb: 4, ..EngineConfig::default() });
+        let Ok(proof) = engine.solve(&pos, 2_000_000, &stop).0 else { return Ok(()) };
+        let limits = Limits { depth: Some(40), nodes: Some(3_000_000), time_ms: None };
+        let result = engine.think(&pos, limits, false, &Frozen, &mut |_| {});
+        if !score::is_proven(result.score) {
+            // The node budget ran out before the end of the game came into sight.
+            return Ok(());
+        }
+        prop_assert_eq!(result.score > 0, proof.win, "{}", pos);
+        if proof.win {
+            let best = result.best.unwrap();
+            let mut after = pos;
+            after.play(best).unwrap();
+            let reply = engine.solve(&after, u64::MAX, &stop).0.unwrap();
+            prop_assert!(!reply.win, "{} does not win in {}", pos.move_text(best), pos);
+        }
+    }
+
+    /// Whatever the level and position, the engine answers with a legal move.
+    #[test]
+    fn the_engine_only_plays_legal_moves(seed in any::<u64>(), plies in 0usize..60, level in 1u8..=8, rows in 4usize..=9, cols in 4usize..=9) {
+        let Some(pos) = random_position(Size::new(rows, cols).unwrap(), seed, plies) else { return Ok(()) };
+        let engine = Engine::new(EngineConfig { hash_mb: 1, proof_mb: 1, ..EngineConfig::default() });
+        let mut rng = konane_engine::Rng::new(seed);
+        let m = engine.choose(&pos, level, &FastClock::default(), &mut rng);
+        let m = m.expect("a position with moves gets a move");
+        prop_assert!(pos.check(m).is_ok(), "{} is illegal in {}", pos.move_text(m), pos);
+    }
+}
+
+/// A clock that runs fast, so levels with time budgets stop quickly in tests.
+#[derive(Default)]
+struct FastClock(std::sync::atomic::AtomicU64);
+
+impl konane_engine::Clock for FastClock {
+    fn elapsed_ms(&self) -> u64 {
+        self.0.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+    }
+}
