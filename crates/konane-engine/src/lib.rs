@@ -11,6 +11,7 @@
 pub mod clock;
 pub mod eval;
 pub mod level;
+pub mod protocol;
 pub mod score;
 pub mod search;
 pub mod solve;
@@ -54,8 +55,9 @@ impl Default for EngineConfig {
 }
 
 /// Solver nodes allowed per millisecond of thinking time before the heuristic search takes
-/// over (the solver visits a few million nodes a second, so this is about a quarter of it).
-const SOLVER_NODES_PER_MS: u64 = 1_000;
+/// over. The solver visits about two million nodes a second, so a crowded board gets a
+/// twentieth of the time (a proof there is rare) and a thinned-out board about half.
+const SOLVER_NODES_PER_MS: [u64; 2] = [100, 1_000];
 
 /// A Konane engine: tables that persist between moves, and the knobs.
 pub struct Engine {
@@ -107,9 +109,12 @@ impl Engine {
         report: &mut dyn FnMut(&SearchResult),
     ) -> SearchResult {
         let stop = AtomicBool::new(false);
+        let stones = (pos.stones(konane_core::Color::Black) | pos.stones(konane_core::Color::White))
+            .count() as usize;
+        let thinned = usize::from(stones * 3 <= pos.size().squares());
         let solver_budget = match (limits.time_ms, limits.nodes) {
-            (Some(t), _) => Some(t * SOLVER_NODES_PER_MS),
-            (None, Some(n)) => Some(n / 4),
+            (Some(t), _) => Some(t * SOLVER_NODES_PER_MS[thinned]),
+            (None, Some(n)) => Some(n / [20, 2][thinned]),
             (None, None) => None,
         };
         let mut solver_nodes = 0;

@@ -276,7 +276,7 @@ impl<'a, B: Bits> Searcher<'a, B> {
             }
             // Another iteration costs several times this one: do not start what cannot end.
             if let Some(t) = limits.time_ms
-                && result.elapsed_ms * 3 > t
+                && result.elapsed_ms * 2 > t
             {
                 break;
             }

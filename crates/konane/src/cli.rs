@@ -2,7 +2,10 @@
 
 use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
-use konane_core::{AnyPosition, Opening, Size};
+use konane_core::{AnyPosition, Color, Opening, Size};
+use konane_engine::{EngineConfig, Limits};
+
+use crate::matchplay::{MatchConfig, PlayerSpec};
 
 /// Konane, the Hawaiian jump-capture game: rules, engine and server.
 #[derive(Parser, Debug)]
@@ -53,6 +56,81 @@ enum Command {
         #[arg(long, default_value_t = 1024)]
         table_mb: usize,
     },
+    /// Find the best move of a position, with its score and expected line.
+    Analyze {
+        /// Position text, e.g. "bwbw/wbwb/bwbw/wbwb b".
+        position: String,
+        /// Opening rule: center-or-corner or center.
+        #[arg(long, default_value = "center-or-corner")]
+        opening: Opening,
+        /// Thinking time, e.g. 2s or 500ms (default 2s unless --depth or --nodes is given).
+        #[arg(long, value_parser = parse_millis)]
+        time: Option<u64>,
+        /// Search this many plies deep.
+        #[arg(long)]
+        depth: Option<u32>,
+        /// Search at most this many nodes.
+        #[arg(long)]
+        nodes: Option<u64>,
+        #[command(flatten)]
+        engine: EngineArgs,
+    },
+    /// Speak the engine protocol on stdin and stdout (docs/engine-protocol.md).
+    Engine {
+        #[command(flatten)]
+        engine: EngineArgs,
+    },
+    /// Play many games between two engines and report who is stronger.
+    Match {
+        /// The first player: "level 6", "time 200 threads 2", "depth 5" or "cmd:<program>".
+        #[arg(long)]
+        black: String,
+        /// The second player, written the same way.
+        #[arg(long)]
+        white: String,
+        /// Games to play; colours alternate, so the first player is Black in half of them.
+        #[arg(long, default_value_t = 100)]
+        games: usize,
+        /// Board size, rows x columns.
+        #[arg(long, default_value = "8x8")]
+        size: Size,
+        /// Opening rule: center-or-corner or center.
+        #[arg(long, default_value = "center-or-corner")]
+        opening: Opening,
+        /// Random plies that start each pair of games.
+        #[arg(long, default_value_t = 4)]
+        random_plies: usize,
+        /// Games played at once (default: cores divided by the threads per player).
+        #[arg(long)]
+        concurrency: Option<usize>,
+        /// Seed of the random openings and of the levels' choices.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// What external engines are told after `go`.
+        #[arg(long, default_value = "time 200")]
+        go: String,
+        /// Write every game's record to this file.
+        #[arg(long)]
+        records: Option<std::path::PathBuf>,
+    },
+    /// Play against the engine in the terminal.
+    Play {
+        /// Board size, rows x columns.
+        #[arg(long, default_value = "8x8")]
+        size: Size,
+        /// Opening rule: center-or-corner or center.
+        #[arg(long, default_value = "center-or-corner")]
+        opening: Opening,
+        /// Your colour: black or white.
+        #[arg(long, default_value = "black", value_parser = parse_color)]
+        color: Color,
+        /// The engine's level, 1 (beginner) to 8 (full strength).
+        #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u8).range(1..=8))]
+        level: u8,
+        /// Seed of the engine's choices.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
     /// List the legal moves of a position, one per line.
     Moves {
         /// Position text, e.g. "bwbw/wbwb/bwbw/wbwb b".
@@ -69,6 +147,54 @@ enum Command {
         #[arg(long, default_value = "center-or-corner")]
         opening: Opening,
     },
+}
+
+/// How much engine to build.
+#[derive(clap::Args, Debug, Clone, Copy)]
+struct EngineArgs {
+    /// Search threads (default: every core).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Transposition table size in MiB.
+    #[arg(long, default_value_t = 256)]
+    hash_mb: usize,
+}
+
+impl EngineArgs {
+    fn config(self) -> Result<EngineConfig> {
+        Ok(EngineConfig {
+            hash_mb: self.hash_mb,
+            proof_mb: self.hash_mb,
+            threads: thread_count(self.threads)?,
+            ..EngineConfig::default()
+        })
+    }
+}
+
+/// Reads a duration as milliseconds: `2s`, `1.5s`, `500ms`, `1m`; a bare number is seconds.
+fn parse_millis(text: &str) -> Result<u64, String> {
+    let t = text.trim();
+    let (number, scale) = if let Some(n) = t.strip_suffix("ms") {
+        (n, 1.0)
+    } else if let Some(n) = t.strip_suffix('s') {
+        (n, 1000.0)
+    } else if let Some(n) = t.strip_suffix('m') {
+        (n, 60_000.0)
+    } else {
+        (t, 1000.0)
+    };
+    match number.trim().parse::<f64>() {
+        Ok(x) if x.is_finite() && x > 0.0 => Ok((x * scale).round().max(1.0) as u64),
+        _ => Err(format!("'{text}' is not a duration: write 2s, 500ms or 1m")),
+    }
+}
+
+fn parse_color(text: &str) -> Result<Color, String> {
+    match text.to_ascii_lowercase().as_str() {
+        "black" | "b" => Ok(Color::Black),
+        "white" | "w" => Ok(Color::White),
+        _ => Err(format!("'{text}' is not a colour: black or white")),
+    }
 }
 
 /// Reads position text given on the command line.
@@ -126,6 +252,65 @@ pub fn run(cli: Cli) -> Result<()> {
             };
             crate::solve::run(&pos, thread_count(threads)?, table_mb)
         }
+        Command::Analyze {
+            position,
+            opening,
+            time,
+            depth,
+            nodes,
+            engine,
+        } => {
+            let pos = parse_position(&position, opening)?;
+            let mut limits = Limits {
+                depth,
+                nodes,
+                time_ms: time,
+            };
+            if limits == Limits::default() {
+                limits.time_ms = Some(2_000);
+            }
+            crate::analyze::run(&pos, limits, engine.config()?)
+        }
+        Command::Engine { engine } => crate::engine::run(engine.config()?),
+        Command::Match {
+            black,
+            white,
+            games,
+            size,
+            opening,
+            random_plies,
+            concurrency,
+            seed,
+            go,
+            records,
+        } => {
+            let a = PlayerSpec::parse(&black)?;
+            let b = PlayerSpec::parse(&white)?;
+            let cores = thread_count(None)?;
+            let per_game = a.threads().max(b.threads());
+            let cfg = MatchConfig {
+                a,
+                a_name: black,
+                b,
+                b_name: white,
+                games,
+                size,
+                opening,
+                random_plies,
+                concurrency: concurrency.unwrap_or((cores / per_game).max(1)),
+                seed,
+                go,
+                records,
+            };
+            crate::matchplay::run(&cfg)
+        }
+        Command::Play {
+            size,
+            opening,
+            color,
+            level,
+            seed,
+        } => crate::play::run(size, opening, color, level, seed),
         Command::Moves { position, opening } => {
             let pos = parse_position(&position, opening)?;
             for m in sorted_moves(&pos) {

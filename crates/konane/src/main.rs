@@ -1,9 +1,14 @@
 //! The `konane` command: play, analyse and serve Konane.
 
+mod analyze;
 mod cli;
+mod engine;
+mod matchplay;
 mod perft;
+mod play;
 mod show;
 mod solve;
+mod stats;
 
 use std::process::ExitCode;
 
