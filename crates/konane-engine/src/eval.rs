@@ -5,7 +5,7 @@
 //! - **movable stones**: own stones with a jump, minus the opponent's (many moves from one
 //!   stone vanish together when that stone is captured);
 //! - **exposed stones**: own stones the opponent could capture, minus the opponent's;
-//! - **safe moves**: jumps by stones the opponent cannot capture, which it cannot take away;
+//! - **safe movers**: own stones with a jump that the opponent cannot capture first;
 //! - **tempo**: a bonus for having the move.
 
 use konane_core::{Bits, Phase, Position};
@@ -19,10 +19,27 @@ pub struct Weights {
     pub movable: i32,
     /// Per exposed stone of difference (subtracted).
     pub exposed: i32,
-    /// Per safe jump of difference.
+    /// Per safe mover of difference.
     pub safe: i32,
     /// For the side to move.
     pub tempo: i32,
+}
+
+impl Weights {
+    /// The names of the weights, as `by_name_mut` and player specs spell them.
+    pub const NAMES: [&'static str; 5] = ["mobility", "movable", "exposed", "safe", "tempo"];
+
+    /// One weight by name.
+    pub fn by_name_mut(&mut self, name: &str) -> Option<&mut i32> {
+        match name {
+            "mobility" => Some(&mut self.mobility),
+            "movable" => Some(&mut self.movable),
+            "exposed" => Some(&mut self.exposed),
+            "safe" => Some(&mut self.safe),
+            "tempo" => Some(&mut self.tempo),
+            _ => None,
+        }
+    }
 }
 
 impl Default for Weights {

@@ -39,10 +39,10 @@ impl LevelConfig {
             2 => (limits(Some(2), 150), 150, false),
             3 => (limits(Some(3), 150), 90, false),
             4 => (limits(Some(4), 150), 45, false),
-            5 => (limits(None, 150), 20, true),
-            6 => (limits(None, 300), 0, true),
-            7 => (limits(None, 700), 0, true),
-            _ => (limits(None, 1500), 0, true),
+            5 => (limits(None, 100), 20, true),
+            6 => (limits(None, 200), 0, true),
+            7 => (limits(None, 500), 0, true),
+            _ => (limits(None, 1000), 0, true),
         };
         LevelConfig {
             level,

@@ -211,12 +211,17 @@ impl Engine {
         };
         let mut searcher = search::Searcher::<B>::new(&shared);
         let mut scored: Vec<(Move, i32)> = pos.moves().map(|m| (m, 0)).collect();
-        for depth in 1..=limits.depth.unwrap_or(1) {
+        let max_depth = limits.depth.unwrap_or(search::MAX_PLY as u32);
+        for depth in 1..=max_depth {
             let round = searcher.score_root_moves(pos, depth);
             if round.len() < scored.len() {
                 break;
             }
             scored = round;
+            // As in the main search: no round is started that cannot end in time.
+            if limits.time_ms.is_some_and(|t| clock.elapsed_ms() * 2 > t) {
+                break;
+            }
         }
         scored
     }

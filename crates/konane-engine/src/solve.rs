@@ -101,6 +101,8 @@ impl ProofTable {
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct Unfinished;
 
+const ETC_PLIES: usize = 12;
+
 /// One thread of the solver.
 pub struct Solver<'a> {
     table: &'a ProofTable,
@@ -161,13 +163,17 @@ impl<'a> Solver<'a> {
         for m in pos.moves() {
             pos.make(m);
             let replies = pos.count_moves();
-            let known_loss = replies == 0 || self.table.probe(pos.hash()).is_some_and(|p| !p.win);
+            // Fewest replies first; among equals, the most moves left for us.
+            let ours = pos.mobility(pos.turn().opponent());
+            let order = replies * 256 + 255 - ours.min(255);
+            let known_loss = replies == 0
+                || (ply < ETC_PLIES && self.table.probe(pos.hash()).is_some_and(|p| !p.win));
             pos.unmake(m);
             if known_loss {
                 winning = Some(m);
                 break;
             }
-            list.push((m, replies));
+            list.push((m, order));
         }
         if winning.is_none() {
             // Fewest replies first: forcing moves end the game, or the proof, soonest.

@@ -6,6 +6,7 @@ use konane_core::{AnyPosition, Color, Opening, Size};
 use konane_engine::{EngineConfig, Limits};
 
 use crate::matchplay::{MatchConfig, PlayerSpec};
+use crate::tune::TuneConfig;
 
 /// Konane, the Hawaiian jump-capture game: rules, engine and server.
 #[derive(Parser, Debug)]
@@ -55,6 +56,9 @@ enum Command {
         /// Size of the table of proven positions, in MiB.
         #[arg(long, default_value_t = 1024)]
         table_mb: usize,
+        /// Keep finished positions in this file and skip them when run again.
+        #[arg(long)]
+        resume: Option<std::path::PathBuf>,
     },
     /// Find the best move of a position, with its score and expected line.
     Analyze {
@@ -112,6 +116,24 @@ enum Command {
         /// Write every game's record to this file.
         #[arg(long)]
         records: Option<std::path::PathBuf>,
+    },
+    /// Tune the evaluation weights by self-play (docs/strength.md).
+    Tune {
+        /// Search depth of both sides.
+        #[arg(long, default_value_t = 4)]
+        depth: u32,
+        /// Games per trial.
+        #[arg(long, default_value_t = 400)]
+        games: usize,
+        /// Rounds over all the weights.
+        #[arg(long, default_value_t = 3)]
+        rounds: usize,
+        /// Board size, rows x columns.
+        #[arg(long, default_value = "8x8")]
+        size: Size,
+        /// Seed of the random openings.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
     },
     /// Play against the engine in the terminal.
     Play {
@@ -245,12 +267,13 @@ pub fn run(cli: Cli) -> Result<()> {
             position,
             threads,
             table_mb,
+            resume,
         } => {
             let pos = match position {
                 Some(text) => parse_position(&text, opening)?,
                 None => AnyPosition::start(size, opening),
             };
-            crate::solve::run(&pos, thread_count(threads)?, table_mb)
+            crate::solve::run(&pos, thread_count(threads)?, table_mb, resume.as_deref())
         }
         Command::Analyze {
             position,
@@ -304,6 +327,20 @@ pub fn run(cli: Cli) -> Result<()> {
             };
             crate::matchplay::run(&cfg)
         }
+        Command::Tune {
+            depth,
+            games,
+            rounds,
+            size,
+            seed,
+        } => crate::tune::run(&TuneConfig {
+            depth,
+            games,
+            rounds,
+            size,
+            concurrency: thread_count(None)?,
+            seed,
+        }),
         Command::Play {
             size,
             opening,

@@ -9,6 +9,7 @@ mod play;
 mod show;
 mod solve;
 mod stats;
+mod tune;
 
 use std::process::ExitCode;
 

@@ -8,12 +8,12 @@ use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, anyhow, bail};
 use indicatif::{ProgressBar, ProgressStyle};
 use konane_core::{Color, Game, Move, Opening, Record, Size};
-use konane_engine::{Engine, EngineConfig, Limits, Rng, SystemClock};
+use konane_engine::{Engine, EngineConfig, Limits, Rng, SystemClock, Weights};
 
 use crate::stats::{elo, wilson};
 
@@ -28,6 +28,8 @@ pub enum PlayerSpec {
         limits: Limits,
         /// Search threads.
         threads: usize,
+        /// Evaluation weights.
+        weights: Weights,
     },
     /// A program speaking the engine protocol, started with `sh -c`.
     External {
@@ -37,7 +39,8 @@ pub enum PlayerSpec {
 }
 
 impl PlayerSpec {
-    /// Reads `level 6`, `time 200 threads 2`, `depth 5`, `nodes 100000` or `cmd:<command>`.
+    /// Reads `level 6`, `time 200 threads 2`, `depth 5`, `nodes 100000` or `cmd:<command>`;
+    /// evaluation weights may be set too (`depth 4 mobility 120 tempo 10`).
     pub fn parse(text: &str) -> Result<PlayerSpec> {
         if let Some(command) = text.trim().strip_prefix("cmd:") {
             if command.trim().is_empty() {
@@ -54,7 +57,14 @@ impl PlayerSpec {
             );
         }
         let (mut level, mut limits, mut threads) = (None, Limits::default(), 1);
+        let mut weights = Weights::default();
         for pair in words.chunks(2) {
+            if let Some(w) = weights.by_name_mut(pair[0]) {
+                *w = pair[1]
+                    .parse()
+                    .map_err(|_| anyhow!("player '{text}': '{}' is not a number", pair[1]))?;
+                continue;
+            }
             let n: u64 = pair[1]
                 .parse()
                 .map_err(|_| anyhow!("player '{text}': '{}' is not a number", pair[1]))?;
@@ -75,6 +85,7 @@ impl PlayerSpec {
             level,
             limits,
             threads,
+            weights,
         })
     }
 
@@ -243,12 +254,13 @@ fn make_player(spec: &PlayerSpec, go: &str, seed: u64) -> Result<Box<dyn Player>
             level,
             limits,
             threads,
+            weights,
         } => Box::new(Internal {
             engine: Engine::new(EngineConfig {
                 hash_mb: 32,
                 proof_mb: 32,
                 threads: *threads,
-                ..EngineConfig::default()
+                weights: *weights,
             }),
             level: *level,
             limits: *limits,
@@ -304,6 +316,8 @@ struct Played {
     index: usize,
     a_won: bool,
     record: Record,
+    /// Thinking time per move, in milliseconds, of `a` and of `b`.
+    think_ms: [Vec<f64>; 2],
 }
 
 /// Plays game `index`: pairs share an opening; `a` has Black in even games.
@@ -325,9 +339,12 @@ fn play_one(cfg: &MatchConfig, index: usize, players: &mut [Box<dyn Player>; 2])
     // players[0] is a, players[1] is b.
     let seat = |c: Color| usize::from((c == Color::Black) != a_black);
     let mut termination = None;
+    let mut think_ms = [Vec::new(), Vec::new()];
     while game.outcome().is_none() {
         let mover = game.position().turn();
+        let started = Instant::now();
         let choice = players[seat(mover)].choose(&game);
+        think_ms[seat(mover)].push(started.elapsed().as_secs_f64() * 1000.0);
         let played = choice.and_then(|m| game.play(m).map_err(|e| anyhow!("{e}")));
         if let Err(e) = played {
             termination = Some((mover.opponent(), format!("{mover} forfeits: {e}")));
@@ -357,6 +374,7 @@ fn play_one(cfg: &MatchConfig, index: usize, players: &mut [Box<dyn Player>; 2])
         index,
         a_won: seat(winner) == 0,
         record: Record::new(game, tags),
+        think_ms,
     })
 }
 
@@ -367,12 +385,40 @@ fn record_failure(slot: &Mutex<Option<anyhow::Error>>, e: anyhow::Error) {
     }
 }
 
+/// What a match came to.
+pub struct MatchResult {
+    played: Vec<Played>,
+}
+
+impl MatchResult {
+    /// The first player's share of the wins, 0 to 1.
+    pub fn score(&self) -> f64 {
+        self.played.iter().filter(|p| p.a_won).count() as f64 / self.played.len().max(1) as f64
+    }
+}
+
 /// Plays the match and prints the result.
 pub fn run(cfg: &MatchConfig) -> Result<()> {
+    let result = play_match(cfg, true)?;
+    if let Some(path) = &cfg.records {
+        let text: Vec<String> = result.played.iter().map(|p| p.record.to_string()).collect();
+        std::fs::write(path, text.join("\n"))
+            .with_context(|| format!("writing {}", path.display()))?;
+    }
+    report(cfg, &result);
+    Ok(())
+}
+
+/// Plays every game of the match, with a progress bar when `show_progress` is set.
+pub fn play_match(cfg: &MatchConfig, show_progress: bool) -> Result<MatchResult> {
     if cfg.games == 0 {
         bail!("--games must be at least 1");
     }
-    let bar = ProgressBar::new(cfg.games as u64);
+    let bar = if show_progress {
+        ProgressBar::new(cfg.games as u64)
+    } else {
+        ProgressBar::hidden()
+    };
     bar.set_style(ProgressStyle::with_template(
         "{spinner} {msg} [{bar:40}] {pos}/{len} games, {elapsed} (eta {eta})",
     )?);
@@ -430,11 +476,12 @@ pub fn run(cfg: &MatchConfig) -> Result<()> {
     }
     let mut played = results.into_inner().unwrap_or_default();
     played.sort_by_key(|p| p.index);
-    if let Some(path) = &cfg.records {
-        let text: Vec<String> = played.iter().map(|p| p.record.to_string()).collect();
-        std::fs::write(path, text.join("\n"))
-            .with_context(|| format!("writing {}", path.display()))?;
-    }
+    Ok(MatchResult { played })
+}
+
+/// Prints wins, thinking times, the score with its interval and the Elo difference.
+fn report(cfg: &MatchConfig, result: &MatchResult) {
+    let played = &result.played;
     let n = played.len() as f64;
     let wins = played.iter().filter(|p| p.a_won).count() as f64;
     let (lo, hi) = wilson(wins, n);
@@ -452,8 +499,20 @@ pub fn run(cfg: &MatchConfig) -> Result<()> {
         played.len(),
         cfg.random_plies
     );
-    println!("{:<24} {:>6} wins", cfg.a_name, wins as usize);
-    println!("{:<24} {:>6} wins", cfg.b_name, (n - wins) as usize);
+    for (k, name) in [&cfg.a_name, &cfg.b_name].into_iter().enumerate() {
+        let mut times: Vec<f64> = played
+            .iter()
+            .flat_map(|p| p.think_ms[k].iter().copied())
+            .collect();
+        times.sort_by(f64::total_cmp);
+        let won = if k == 0 { wins } else { n - wins } as usize;
+        let mean = times.iter().sum::<f64>() / times.len().max(1) as f64;
+        let p99 = times.get(times.len() * 99 / 100).copied().unwrap_or(0.0);
+        let max = times.last().copied().unwrap_or(0.0);
+        println!(
+            "{name:<24} {won:>6} wins   per move: {mean:.1} ms mean, {p99:.1} ms p99, {max:.1} ms max"
+        );
+    }
     println!("black won {black_wins} of {}", played.len());
     println!(
         "{} scores {:.1}% (95% interval {:.1}% to {:.1}%), Elo difference {:+.0} ({:+.0} to {:+.0})",
@@ -465,7 +524,6 @@ pub fn run(cfg: &MatchConfig) -> Result<()> {
         elo(lo),
         elo(hi)
     );
-    Ok(())
 }
 
 #[cfg(test)]
@@ -489,6 +547,15 @@ mod tests {
             panic!("internal expected")
         };
         assert_eq!((limits.time_ms, threads), (Some(200), 2));
+        let PlayerSpec::Internal { weights, .. } =
+            PlayerSpec::parse("depth 3 tempo -5 mobility 90").unwrap()
+        else {
+            panic!("internal expected")
+        };
+        assert_eq!(
+            (weights.tempo, weights.mobility, weights.movable),
+            (-5, 90, Weights::default().movable)
+        );
         assert_eq!(
             PlayerSpec::parse("cmd:./x --y").unwrap(),
             PlayerSpec::External {

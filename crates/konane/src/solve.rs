@@ -5,7 +5,10 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Instant;
 
-use anyhow::Result;
+use std::io::Write;
+use std::path::Path;
+
+use anyhow::{Context, Result, anyhow};
 use indicatif::{ProgressBar, ProgressStyle};
 use konane_core::{AnyPosition, Color, Move};
 use konane_engine::symmetry::{canonical_key, map_between, unmap_move};
@@ -27,9 +30,83 @@ struct Row {
     job: Option<usize>,
 }
 
+/// Finished positions, one per line, so a long run can stop and go on later:
+/// `<position text>;<win|loss>;<best move or ->;<nodes>;<seconds>`.
+struct ResumeLog {
+    file: Mutex<std::fs::File>,
+}
+
+impl ResumeLog {
+    /// Opens (or creates) the log and fills in the jobs it already holds.
+    fn open(path: &Path, jobs: &mut [Job]) -> Result<ResumeLog> {
+        let text = match std::fs::read_to_string(path) {
+            Ok(t) => t,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+            Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),
+        };
+        for (n, line) in text
+            .lines()
+            .enumerate()
+            .filter(|(_, l)| !l.trim().is_empty())
+        {
+            let bad = || anyhow!("{} line {}: not a solve result", path.display(), n + 1);
+            let fields: Vec<&str> = line.split(';').collect();
+            let [position, result, best, nodes, secs] = fields[..] else {
+                return Err(bad());
+            };
+            let Some(job) = jobs.iter_mut().find(|j| j.position.to_string() == position) else {
+                continue;
+            };
+            let best = match best {
+                "-" => None,
+                m => Some(job.position.size().parse_move(m).map_err(|_| bad())?),
+            };
+            job.proof = Some(Proof {
+                win: result == "win",
+                best,
+            });
+            job.nodes = nodes.parse().map_err(|_| bad())?;
+            job.secs = secs.parse().map_err(|_| bad())?;
+        }
+        let file = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .with_context(|| format!("opening {}", path.display()))?;
+        Ok(ResumeLog {
+            file: Mutex::new(file),
+        })
+    }
+
+    fn append(&self, job: &Job) -> Result<()> {
+        let Some(proof) = job.proof else {
+            return Ok(());
+        };
+        let best = proof
+            .best
+            .map_or("-".to_string(), |m| job.position.move_text(m));
+        let line = format!(
+            "{};{};{best};{};{:.3}\n",
+            job.position,
+            if proof.win { "win" } else { "loss" },
+            job.nodes,
+            job.secs
+        );
+        let mut f = self.file.lock().map_err(|_| anyhow!("log lock poisoned"))?;
+        f.write_all(line.as_bytes())?;
+        f.flush()?;
+        Ok(())
+    }
+}
+
 /// Solves `start`: when it is the initial position, every first removal and every White
 /// reply; otherwise the position itself.
-pub fn run(start: &AnyPosition, threads: usize, table_mb: usize) -> Result<()> {
+pub fn run(
+    start: &AnyPosition,
+    threads: usize,
+    table_mb: usize,
+    resume: Option<&Path>,
+) -> Result<()> {
     let began = Instant::now();
     let initial = AnyPosition::start(start.size(), start.opening());
     // (removal, reply, position after both, index of its job) for the opening table.
@@ -90,6 +167,10 @@ pub fn run(start: &AnyPosition, threads: usize, table_mb: usize) -> Result<()> {
         threads
     );
 
+    let log = match resume {
+        Some(path) => Some(ResumeLog::open(path, &mut jobs)?),
+        None => None,
+    };
     let table = ProofTable::new(table_mb);
     let bar = ProgressBar::new(jobs.len() as u64);
     bar.set_style(ProgressStyle::with_template(
@@ -107,9 +188,17 @@ pub fn run(start: &AnyPosition, threads: usize, table_mb: usize) -> Result<()> {
                     if i >= count {
                         break;
                     }
-                    let Some(pos) = jobs.lock().ok().map(|j| j[i].position) else {
+                    let Some((pos, done)) = jobs
+                        .lock()
+                        .ok()
+                        .map(|j| (j[i].position, j[i].proof.is_some()))
+                    else {
                         break;
                     };
+                    if done {
+                        bar.inc(1);
+                        continue;
+                    }
                     let t = Instant::now();
                     let mut solver = Solver::new(&table, &stop, u64::MAX);
                     let proof = konane_core::with_position!(&pos, p => solver.solve(p)).ok();
@@ -117,6 +206,11 @@ pub fn run(start: &AnyPosition, threads: usize, table_mb: usize) -> Result<()> {
                         j[i].proof = proof;
                         j[i].nodes = solver.nodes();
                         j[i].secs = t.elapsed().as_secs_f64();
+                        if let Some(log) = log.as_ref()
+                            && let Err(e) = log.append(&j[i])
+                        {
+                            bar.println(format!("warning: could not save progress: {e}"));
+                        }
                     }
                     bar.inc(1);
                 }
