@@ -537,7 +537,8 @@ mod tests {
             PlayerSpec::Internal {
                 level: Some(6),
                 limits: Limits::default(),
-                threads: 1
+                threads: 1,
+                weights: Weights::default(),
             }
         );
         let PlayerSpec::Internal {
@@ -547,6 +548,13 @@ mod tests {
             panic!("internal expected")
         };
         assert_eq!((limits.time_ms, threads), (Some(200), 2));
+        let PlayerSpec::Internal { weights, .. } =
+            PlayerSpec::parse("depth 3 tempo -5 mobility 90").unwrap()
+        else {
+            panic!("internal expected")
+        };
+        assert_eq!((weights.tempo, weights.mobility), (-5, 90));
+        assert_eq!(weights.movable, Weights::default().movable);
         let PlayerSpec::Internal { weights, .. } =
             PlayerSpec::parse("depth 3 tempo -5 mobility 90").unwrap()
         else {
