@@ -555,15 +555,6 @@ mod tests {
         };
         assert_eq!((weights.tempo, weights.mobility), (-5, 90));
         assert_eq!(weights.movable, Weights::default().movable);
-        let PlayerSpec::Internal { weights, .. } =
-            PlayerSpec::parse("depth 3 tempo -5 mobility 90").unwrap()
-        else {
-            panic!("internal expected")
-        };
-        assert_eq!(
-            (weights.tempo, weights.mobility, weights.movable),
-            (-5, 90, Weights::default().movable)
-        );
         assert_eq!(
             PlayerSpec::parse("cmd:./x --y").unwrap(),
             PlayerSpec::External {
