@@ -347,14 +347,17 @@ pool_restart = [False]
 
 def main():
     T0 = time.time()
-    here = os.path.dirname(os.path.abspath(__file__))
+    # Writes run.log and perft_tables.txt in the current directory (it resumes from the
+    # latter); compare with crates/konane-core/tests/data/perft.txt.
+    here = os.getcwd()
+    repo = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     logf = open(os.path.join(here, "run.log"), "w")
 
     def log(s):
         print(s, flush=True)
         logf.write(s + "\n"); logf.flush()
 
-    games, errors, nplies = check_vectors("/work/shared/spec/vectors/games.txt")
+    games, errors, nplies = check_vectors(os.path.join(repo, "crates", "konane-core", "tests", "data", "games.txt"))
     log("vectors: %d games, %d positions, %d errors" % (len(games), nplies, errors))
     if errors:
         sys.exit(1)

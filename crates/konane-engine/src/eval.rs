@@ -48,7 +48,7 @@ impl Default for Weights {
             mobility: 100,
             movable: 40,
             exposed: 20,
-            safe: 30,
+            safe: 45,
             tempo: 25,
         }
     }

@@ -10,14 +10,17 @@ use crate::tune::TuneConfig;
 
 /// Konane, the Hawaiian jump-capture game: rules, engine and server.
 #[derive(Parser, Debug)]
-#[command(name = "konane", version, arg_required_else_help = true)]
+#[command(name = "konane", version)]
 pub struct Cli {
+    /// What to do; with none, `serve` with its defaults.
     #[command(subcommand)]
-    command: Command,
+    command: Option<Command>,
 }
 
 #[derive(Subcommand, Debug)]
 enum Command {
+    /// Run the web site: the page, the API and the engine (the default).
+    Serve(ServeArgs),
     /// Count the move sequences of a given length (checks and measures the move generator).
     Perft {
         /// Board size, rows x columns.
@@ -171,6 +174,57 @@ enum Command {
     },
 }
 
+/// Where and how to serve.
+#[derive(clap::Args, Debug, Clone)]
+struct ServeArgs {
+    /// Address to listen on.
+    #[arg(long, default_value = "127.0.0.1")]
+    bind: String,
+    /// Port to listen on (0 picks a free one).
+    #[arg(long, default_value_t = 8080)]
+    port: u16,
+    /// Folder for the SQLite database `konane.db` (ignored with --database).
+    #[arg(long, default_value = ".")]
+    data_dir: std::path::PathBuf,
+    /// A database URL: postgres://user:password@host/db (or sqlite://FILE).
+    #[arg(long, env = "DATABASE_URL")]
+    database: Option<String>,
+    /// Engine searches running at once (default: the number of cores).
+    #[arg(long)]
+    engine_threads: Option<usize>,
+    /// Requests per second allowed from one address (0: no limit).
+    #[arg(long, default_value_t = 50)]
+    rate_limit: u32,
+}
+
+impl Default for ServeArgs {
+    fn default() -> Self {
+        ServeArgs {
+            bind: "127.0.0.1".into(),
+            port: 8080,
+            data_dir: ".".into(),
+            database: std::env::var("DATABASE_URL").ok(),
+            engine_threads: None,
+            rate_limit: 50,
+        }
+    }
+}
+
+fn serve(args: ServeArgs) -> Result<()> {
+    let database_url = match args.database {
+        Some(url) => url,
+        None => format!("sqlite://{}", args.data_dir.join("konane.db").display()),
+    };
+    konane_server::run_blocking(konane_server::ServerConfig {
+        bind: args.bind,
+        port: args.port,
+        database_url,
+        engine_threads: thread_count(args.engine_threads)?,
+        rate_limit: args.rate_limit,
+    })?;
+    Ok(())
+}
+
 /// How much engine to build.
 #[derive(clap::Args, Debug, Clone, Copy)]
 struct EngineArgs {
@@ -246,7 +300,8 @@ fn thread_count(threads: Option<usize>) -> Result<usize> {
 
 /// Runs one subcommand.
 pub fn run(cli: Cli) -> Result<()> {
-    match cli.command {
+    match cli.command.unwrap_or_else(|| Command::Serve(ServeArgs::default())) {
+        Command::Serve(args) => serve(args),
         Command::Perft {
             size,
             depth,

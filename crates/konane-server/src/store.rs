@@ -1,0 +1,225 @@
+//! Storage of games: SQLite by default, PostgreSQL for several instances, one code path.
+//!
+//! Both go through sqlx's `Any` driver with runtime queries (`$1` placeholders work in
+//! both), and each backend has its own migrations folder. A game is one row: its JSON and a
+//! sequence number that every update must name, so two writers can never both win.
+
+use std::path::Path;
+
+use sqlx::any::{AnyPoolOptions, install_default_drivers};
+use sqlx::{AnyPool, Row};
+
+use crate::game::{Status, StoredGame};
+
+/// Which database is behind the store.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Backend {
+    /// A local file, one server instance.
+    Sqlite,
+    /// A shared server, any number of instances.
+    Postgres,
+}
+
+/// A storage failure.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// The database refused or failed.
+    #[error("database: {0}")]
+    Database(#[from] sqlx::Error),
+    /// Migrations failed.
+    #[error("migrations: {0}")]
+    Migrate(#[from] sqlx::migrate::MigrateError),
+    /// A stored game could not be read back.
+    #[error("stored game {id} is unreadable: {message}")]
+    Corrupt {
+        /// The game.
+        id: String,
+        /// What failed.
+        message: String,
+    },
+    /// The URL names no database we speak.
+    #[error("'{0}' is not a database URL: use sqlite://FILE or postgres://...")]
+    Url(String),
+    /// The data folder could not be created.
+    #[error("cannot create {path}: {source}")]
+    Folder {
+        /// The folder.
+        path: String,
+        /// Why.
+        source: std::io::Error,
+    },
+}
+
+/// The channel PostgreSQL notifications about changed games travel on.
+pub const CHANNEL: &str = "konane_games";
+
+/// The games database.
+#[derive(Clone)]
+pub struct Store {
+    pool: AnyPool,
+    backend: Backend,
+    url: String,
+}
+
+fn status_text(s: Status) -> &'static str {
+    match s {
+        Status::Waiting => "waiting",
+        Status::Playing => "playing",
+        Status::Finished => "finished",
+    }
+}
+
+impl Store {
+    /// Opens (and for SQLite, creates) the database at `url` and brings its schema up to date.
+    pub async fn open(url: &str) -> Result<Store, StoreError> {
+        install_default_drivers();
+        let backend = if url.starts_with("sqlite:") {
+            Backend::Sqlite
+        } else if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+            Backend::Postgres
+        } else {
+            return Err(StoreError::Url(url.to_string()));
+        };
+        let mut connect_url = url.to_string();
+        if backend == Backend::Sqlite {
+            let path = url.trim_start_matches("sqlite://").trim_start_matches("sqlite:");
+            let path = path.split('?').next().unwrap_or(path);
+            if let Some(parent) = Path::new(path).parent().filter(|p| !p.as_os_str().is_empty()) {
+                std::fs::create_dir_all(parent).map_err(|source| StoreError::Folder {
+                    path: parent.display().to_string(),
+                    source,
+                })?;
+            }
+            if !url.contains('?') {
+                connect_url.push_str("?mode=rwc");
+            }
+        }
+        let pool = AnyPoolOptions::new()
+            .max_connections(if backend == Backend::Sqlite { 8 } else { 16 })
+            .connect(&connect_url)
+            .await?;
+        match backend {
+            Backend::Sqlite => {
+                // WAL lets readers run beside the one writer; it persists in the file.
+                sqlx::query("PRAGMA journal_mode = WAL").execute(&pool).await?;
+                sqlx::migrate!("migrations/sqlite").run(&pool).await?;
+            }
+            Backend::Postgres => sqlx::migrate!("migrations/postgres").run(&pool).await?,
+        }
+        Ok(Store {
+            pool,
+            backend,
+            url: url.to_string(),
+        })
+    }
+
+    /// The database behind the store.
+    pub fn backend(&self) -> Backend {
+        self.backend
+    }
+
+    /// The URL the store was opened with.
+    pub fn url(&self) -> &str {
+        &self.url
+    }
+
+    /// Stores a new game with sequence number 1.
+    pub async fn insert(&self, game: &StoredGame, now: i64) -> Result<(), StoreError> {
+        let data = serde_json::to_string(game).map_err(|e| corrupt(&game.id, e))?;
+        sqlx::query(
+            "INSERT INTO games (id, seq, status, listed, data, created_at, updated_at) \
+             VALUES ($1, 1, $2, $3, $4, $5, $5)",
+        )
+        .bind(&game.id)
+        .bind(status_text(game.status))
+        .bind(i64::from(listed(game)))
+        .bind(data)
+        .bind(now)
+        .execute(&self.pool)
+        .await?;
+        self.notify(&game.id, 1).await
+    }
+
+    /// A game and its sequence number.
+    pub async fn load(&self, id: &str) -> Result<Option<(StoredGame, i64)>, StoreError> {
+        let row = sqlx::query("SELECT data, seq FROM games WHERE id = $1")
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await?;
+        row.map(|r| decode(id, r.try_get("data")?, r.try_get("seq")?)).transpose()
+    }
+
+    /// Stores `game` if it is still at `seq`; false when someone else changed it first.
+    pub async fn update(&self, game: &StoredGame, seq: i64, now: i64) -> Result<bool, StoreError> {
+        let data = serde_json::to_string(game).map_err(|e| corrupt(&game.id, e))?;
+        let done = sqlx::query(
+            "UPDATE games SET seq = $1, status = $2, listed = $3, data = $4, updated_at = $5 \
+             WHERE id = $6 AND seq = $7",
+        )
+        .bind(seq + 1)
+        .bind(status_text(game.status))
+        .bind(i64::from(listed(game)))
+        .bind(data)
+        .bind(now)
+        .bind(&game.id)
+        .bind(seq)
+        .execute(&self.pool)
+        .await?
+        .rows_affected()
+            == 1;
+        if done {
+            self.notify(&game.id, seq + 1).await?;
+        }
+        Ok(done)
+    }
+
+    /// Open games waiting for an opponent, newest first.
+    pub async fn lobby(&self, limit: i64) -> Result<Vec<(StoredGame, i64)>, StoreError> {
+        self.select("SELECT id, data, seq FROM games WHERE listed = 1 ORDER BY created_at DESC LIMIT $1", limit)
+            .await
+    }
+
+    /// Games in progress, to pick up their engines and clocks after a restart.
+    pub async fn playing(&self) -> Result<Vec<(StoredGame, i64)>, StoreError> {
+        self.select("SELECT id, data, seq FROM games WHERE status = 'playing' LIMIT $1", i64::MAX)
+            .await
+    }
+
+    async fn select(&self, sql: &'static str, limit: i64) -> Result<Vec<(StoredGame, i64)>, StoreError> {
+        let rows = sqlx::query(sql).bind(limit).fetch_all(&self.pool).await?;
+        rows.into_iter()
+            .map(|r| {
+                let id: String = r.try_get("id")?;
+                decode(&id, r.try_get("data")?, r.try_get("seq")?)
+            })
+            .collect()
+    }
+
+    /// Tells every instance (PostgreSQL) that a game changed.
+    async fn notify(&self, id: &str, seq: i64) -> Result<(), StoreError> {
+        if self.backend == Backend::Postgres {
+            sqlx::query("SELECT pg_notify($1, $2)")
+                .bind(CHANNEL)
+                .bind(format!("{id}:{seq}"))
+                .execute(&self.pool)
+                .await?;
+        }
+        Ok(())
+    }
+}
+
+fn listed(game: &StoredGame) -> bool {
+    game.mode == crate::game::Mode::Open && game.status == Status::Waiting
+}
+
+fn corrupt(id: &str, e: impl std::fmt::Display) -> StoreError {
+    StoreError::Corrupt {
+        id: id.to_string(),
+        message: e.to_string(),
+    }
+}
+
+fn decode(id: &str, data: String, seq: i64) -> Result<(StoredGame, i64), StoreError> {
+    let game = serde_json::from_str(&data).map_err(|e| corrupt(id, e))?;
+    Ok((game, seq))
+}

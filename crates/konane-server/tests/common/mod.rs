@@ -1,0 +1,168 @@
+//! A real server on a random loopback port with a fresh database, and a small client.
+
+#![allow(dead_code)]
+
+use std::time::Duration;
+
+use futures_util::StreamExt;
+use konane_server::{Server, ServerConfig};
+use reqwest::StatusCode;
+use serde_json::{Value, json};
+use tokio::sync::oneshot;
+
+/// A running server; dropping it shuts the server down.
+pub struct TestServer {
+    pub base: String,
+    pub client: reqwest::Client,
+    stop: Option<oneshot::Sender<()>>,
+    _dir: TempDir,
+}
+
+/// A folder removed when dropped.
+pub struct TempDir(pub std::path::PathBuf);
+
+impl TempDir {
+    pub fn new(tag: &str) -> TempDir {
+        let mut bytes = [0u8; 8];
+        getrandom::fill(&mut bytes).unwrap();
+        let dir = std::env::temp_dir().join(format!("konane-{tag}-{}", u64::from_le_bytes(bytes)));
+        std::fs::create_dir_all(&dir).unwrap();
+        TempDir(dir)
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+impl Drop for TestServer {
+    fn drop(&mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+    }
+}
+
+pub async fn start_with(rate_limit: u32, database_url: Option<String>) -> TestServer {
+    let dir = TempDir::new("server");
+    let database_url = database_url.unwrap_or_else(|| format!("sqlite://{}", dir.0.join("konane.db").display()));
+    let server = Server::start(&ServerConfig {
+        bind: "127.0.0.1".into(),
+        port: 0,
+        database_url,
+        engine_threads: 2,
+        rate_limit,
+    })
+    .await
+    .expect("server starts");
+    let addr = server.local_addr().unwrap();
+    let (stop, stopped) = oneshot::channel::<()>();
+    tokio::spawn(server.run(async {
+        let _ = stopped.await;
+    }));
+    TestServer {
+        base: format!("http://{addr}"),
+        client: reqwest::Client::new(),
+        stop: Some(stop),
+        _dir: dir,
+    }
+}
+
+pub async fn start() -> TestServer {
+    start_with(0, None).await
+}
+
+impl TestServer {
+    pub fn url(&self, path: &str) -> String {
+        format!("{}{path}", self.base)
+    }
+
+    pub async fn create(&self, body: Value) -> Value {
+        let r = self.client.post(self.url("/api/games")).json(&body).send().await.unwrap();
+        assert_eq!(r.status(), StatusCode::CREATED);
+        r.json().await.unwrap()
+    }
+
+    pub async fn get(&self, id: &str) -> Value {
+        let r = self.client.get(self.url(&format!("/api/games/{id}"))).send().await.unwrap();
+        assert_eq!(r.status(), StatusCode::OK);
+        r.json().await.unwrap()
+    }
+
+    /// Posts a move and returns the status and the JSON body.
+    pub async fn play(&self, id: &str, token: Option<&str>, mv: &str, ply: u64) -> (StatusCode, Value) {
+        let mut req = self
+            .client
+            .post(self.url(&format!("/api/games/{id}/moves")))
+            .json(&json!({ "move": mv, "ply": ply }));
+        if let Some(t) = token {
+            req = req.bearer_auth(t);
+        }
+        let r = req.send().await.unwrap();
+        (r.status(), r.json().await.unwrap())
+    }
+
+    pub async fn post(&self, path: &str, token: Option<&str>) -> (StatusCode, Value) {
+        let mut req = self.client.post(self.url(path));
+        if let Some(t) = token {
+            req = req.bearer_auth(t);
+        }
+        let r = req.send().await.unwrap();
+        (r.status(), r.json().await.unwrap())
+    }
+
+    /// Waits until the game satisfies `done`, polling; panics after `secs` seconds.
+    pub async fn wait_for(&self, id: &str, secs: u64, done: impl Fn(&Value) -> bool) -> Value {
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(secs);
+        loop {
+            let g = self.get(id).await;
+            if done(&g) {
+                return g;
+            }
+            assert!(tokio::time::Instant::now() < deadline, "timed out waiting on {g}");
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }
+
+    /// A WebSocket on the game; the first message is the current state.
+    pub async fn socket(&self, id: &str) -> Socket {
+        let url = format!("{}/api/games/{id}/ws", self.base.replace("http://", "ws://"));
+        let (ws, _) = tokio_tungstenite::connect_async(url).await.expect("websocket connects");
+        Socket(ws)
+    }
+}
+
+pub struct Socket(tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>);
+
+impl Socket {
+    /// The next state pushed, within `secs` seconds.
+    pub async fn next_state(&mut self, secs: u64) -> Value {
+        loop {
+            let msg = tokio::time::timeout(Duration::from_secs(secs), self.0.next())
+                .await
+                .expect("a message in time")
+                .expect("the socket is open")
+                .expect("a good message");
+            if let tokio_tungstenite::tungstenite::Message::Text(t) = msg {
+                return serde_json::from_str(t.as_str()).unwrap();
+            }
+        }
+    }
+
+    /// Reads states until one satisfies `done`.
+    pub async fn until(&mut self, secs: u64, done: impl Fn(&Value) -> bool) -> Value {
+        loop {
+            let s = self.next_state(secs).await;
+            if done(&s) {
+                return s;
+            }
+        }
+    }
+}
+
+/// The first legal move of a state (sorted by the server).
+pub fn first_legal(state: &Value) -> String {
+    state["legal_moves"][0].as_str().expect("a legal move").to_string()
+}
