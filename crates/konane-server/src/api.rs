@@ -37,7 +37,10 @@ pub fn router(state: Shared) -> Router {
         .route("/games/{id}/ws", get(socket))
         .route("/lobby", get(lobby))
         .fallback(|| async { ApiError::NotFound("route".into()) })
-        .layer(middleware::from_fn_with_state(Arc::clone(&state), limit_rate));
+        .layer(middleware::from_fn_with_state(
+            Arc::clone(&state),
+            limit_rate,
+        ));
     Router::new()
         .nest("/api", api)
         .route("/", get(web::index))
@@ -126,7 +129,9 @@ fn parse_settings(req: &CreateRequest) -> Result<(Size, Opening), ApiError> {
         .parse()
         .map_err(|e: konane_core::SizeError| ApiError::BadRequest(e.to_string()))?;
     if size.rows() < 4 || size.cols() < 4 {
-        return Err(ApiError::BadRequest(format!("{size}: games are played on boards from 4x4 to 16x16")));
+        return Err(ApiError::BadRequest(format!(
+            "{size}: games are played on boards from 4x4 to 16x16"
+        )));
     }
     let opening: Opening = req
         .opening
@@ -138,16 +143,27 @@ fn parse_settings(req: &CreateRequest) -> Result<(Size, Opening), ApiError> {
 }
 
 fn clean_name(name: Option<String>) -> Option<String> {
-    name.map(|n| n.trim().chars().filter(|c| !c.is_control()).take(40).collect::<String>())
-        .filter(|n| !n.is_empty())
+    name.map(|n| {
+        n.trim()
+            .chars()
+            .filter(|c| !c.is_control())
+            .take(40)
+            .collect::<String>()
+    })
+    .filter(|n| !n.is_empty())
 }
 
-async fn create(State(state): State<Shared>, body: Result<Json<CreateRequest>, JsonRejection>) -> Result<Response, ApiError> {
+async fn create(
+    State(state): State<Shared>,
+    body: Result<Json<CreateRequest>, JsonRejection>,
+) -> Result<Response, ApiError> {
     let Json(req) = body?;
     let (size, opening) = parse_settings(&req)?;
     let level = req.level.unwrap_or(4);
     if !(1..=8).contains(&level) {
-        return Err(ApiError::BadRequest(format!("level {level}: levels run from 1 to 8")));
+        return Err(ApiError::BadRequest(format!(
+            "level {level}: levels run from 1 to 8"
+        )));
     }
     let now = now_ms();
     let clock = match &req.clock {
@@ -161,14 +177,22 @@ async fn create(State(state): State<Shared>, body: Result<Json<CreateRequest>, J
                 running_since: None,
             })
         }
-        Some(_) => return Err(ApiError::BadRequest("a clock has 0 to 180 minutes and an increment of 0 to 60 seconds".into())),
+        Some(_) => {
+            return Err(ApiError::BadRequest(
+                "a clock has 0 to 180 minutes and an increment of 0 to 60 seconds".into(),
+            ));
+        }
     };
     let creator = match req.color.as_deref().unwrap_or("random") {
         "black" => Some(0),
         "white" => Some(1),
         "random" => Some(usize::from(token()?.as_bytes()[0] % 2 == 1)),
         "none" if req.mode == Mode::Engine => None,
-        other => return Err(ApiError::BadRequest(format!("color '{other}': choose black, white or random"))),
+        other => {
+            return Err(ApiError::BadRequest(format!(
+                "color '{other}': choose black, white or random"
+            )));
+        }
     };
     let token = token()?;
     let name = clean_name(req.name);
@@ -204,7 +228,11 @@ async fn create(State(state): State<Shared>, body: Result<Json<CreateRequest>, J
         level: (req.mode == Mode::Engine).then_some(level),
         seats,
         moves: Vec::new(),
-        status: if waiting { Status::Waiting } else { Status::Playing },
+        status: if waiting {
+            Status::Waiting
+        } else {
+            Status::Playing
+        },
         result: None,
         clock,
         rematch: None,
@@ -235,18 +263,33 @@ async fn create(State(state): State<Shared>, body: Result<Json<CreateRequest>, J
     Ok((StatusCode::CREATED, Json(body)).into_response())
 }
 
-async fn show(State(state): State<Shared>, Path(id): Path<String>) -> Result<Json<Value>, ApiError> {
-    let (mut game, seq) = state.store.load(&id).await?.ok_or(ApiError::NotFound(id.clone()))?;
+async fn show(
+    State(state): State<Shared>,
+    Path(id): Path<String>,
+) -> Result<Json<Value>, ApiError> {
+    let (mut game, seq) = state
+        .store
+        .load(&id)
+        .await?
+        .ok_or(ApiError::NotFound(id.clone()))?;
     // A clock that ran out while nobody watched ends the game now.
     let now = now_ms();
     if game.flag_fall(now) {
-        if let Ok((g, s)) = state.mutate(&id, Some(seq), |g| {
-            g.flag_fall(now);
-            Ok(())
-        }).await {
+        if let Ok((g, s)) = state
+            .mutate(&id, Some(seq), |g| {
+                g.flag_fall(now);
+                Ok(())
+            })
+            .await
+        {
             return Ok(Json(g.view(s, now)?));
         }
-        game = state.store.load(&id).await?.ok_or(ApiError::NotFound(id.clone()))?.0;
+        game = state
+            .store
+            .load(&id)
+            .await?
+            .ok_or(ApiError::NotFound(id.clone()))?
+            .0;
     }
     Ok(Json(game.view(seq, now)?))
 }
@@ -258,12 +301,17 @@ struct JoinRequest {
     name: Option<String>,
 }
 
-async fn join(State(state): State<Shared>, Path(id): Path<String>, body: axum::body::Bytes) -> Result<Json<Value>, ApiError> {
+async fn join(
+    State(state): State<Shared>,
+    Path(id): Path<String>,
+    body: axum::body::Bytes,
+) -> Result<Json<Value>, ApiError> {
     // The body is optional: `{"name": "Ana"}` or nothing.
     let req: JoinRequest = if body.iter().all(u8::is_ascii_whitespace) {
         JoinRequest::default()
     } else {
-        serde_json::from_slice(&body).map_err(|e| ApiError::BadRequest(format!("bad join request: {e}")))?
+        serde_json::from_slice(&body)
+            .map_err(|e| ApiError::BadRequest(format!("bad join request: {e}")))?
     };
     let name = clean_name(req.name);
     let token = token()?;
@@ -271,11 +319,17 @@ async fn join(State(state): State<Shared>, Path(id): Path<String>, body: axum::b
     let (game, seq) = state
         .mutate(&id, None, |g| {
             if g.status != Status::Waiting {
-                return Err(ApiError::conflict("seats_taken", "both seats are taken: you can watch this game"));
+                return Err(ApiError::conflict(
+                    "seats_taken",
+                    "both seats are taken: you can watch this game",
+                ));
             }
             let free = g.seats.iter().position(|s| s.token.is_none() && !s.engine);
             let Some(i) = free else {
-                return Err(ApiError::conflict("seats_taken", "both seats are taken: you can watch this game"));
+                return Err(ApiError::conflict(
+                    "seats_taken",
+                    "both seats are taken: you can watch this game",
+                ));
             };
             g.seats[i].token = Some(token.clone());
             g.seats[i].name = name;
@@ -312,30 +366,55 @@ async fn play(
     let Json(req) = body?;
     let token = bearer(&headers).map(str::to_string);
     let (game, seq) = state
-        .mutate(&id, None, |g| g.play(token.as_deref(), &req.text, req.ply, now_ms()))
+        .mutate(&id, None, |g| {
+            g.play(token.as_deref(), &req.text, req.ply, now_ms())
+        })
         .await?;
     Ok(Json(game.view(seq, now_ms())?))
 }
 
-async fn resign(State(state): State<Shared>, Path(id): Path<String>, headers: HeaderMap) -> Result<Json<Value>, ApiError> {
+async fn resign(
+    State(state): State<Shared>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Json<Value>, ApiError> {
     let token = bearer(&headers).map(str::to_string);
-    let (game, seq) = state.mutate(&id, None, |g| g.resign(token.as_deref(), now_ms())).await?;
+    let (game, seq) = state
+        .mutate(&id, None, |g| g.resign(token.as_deref(), now_ms()))
+        .await?;
     Ok(Json(game.view(seq, now_ms())?))
 }
 
-async fn takeback(State(state): State<Shared>, Path(id): Path<String>, headers: HeaderMap) -> Result<Json<Value>, ApiError> {
+async fn takeback(
+    State(state): State<Shared>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Json<Value>, ApiError> {
     let token = bearer(&headers).map(str::to_string);
-    let (game, seq) = state.mutate(&id, None, |g| g.take_back(token.as_deref(), now_ms())).await?;
+    let (game, seq) = state
+        .mutate(&id, None, |g| g.take_back(token.as_deref(), now_ms()))
+        .await?;
     Ok(Json(game.view(seq, now_ms())?))
 }
 
 /// A new game with the same settings and the colours swapped; both players get it.
-async fn rematch(State(state): State<Shared>, Path(id): Path<String>, headers: HeaderMap) -> Result<Response, ApiError> {
+async fn rematch(
+    State(state): State<Shared>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
     let token = bearer(&headers).map(str::to_string);
-    let (old, _) = state.store.load(&id).await?.ok_or(ApiError::NotFound(id.clone()))?;
+    let (old, _) = state
+        .store
+        .load(&id)
+        .await?
+        .ok_or(ApiError::NotFound(id.clone()))?;
     let seats = old.seats_of(token.as_deref())?;
     if old.status != Status::Finished {
-        return Err(ApiError::conflict("not_over", "a rematch can start once the game is over"));
+        return Err(ApiError::conflict(
+            "not_over",
+            "a rematch can start once the game is over",
+        ));
     }
     let seat_of_new = |colors: &[konane_core::Color]| match colors {
         [_, _] => json!("both"),
@@ -343,7 +422,11 @@ async fn rematch(State(state): State<Shared>, Path(id): Path<String>, headers: H
         _ => Value::Null,
     };
     if let Some(next) = &old.rematch {
-        let (game, seq) = state.store.load(next).await?.ok_or(ApiError::NotFound(next.clone()))?;
+        let (game, seq) = state
+            .store
+            .load(next)
+            .await?
+            .ok_or(ApiError::NotFound(next.clone()))?;
         return Ok(Json(json!({ "id": game.id, "seat": seat_of_new(&seats), "token": token, "game": game.view(seq, now_ms())? })).into_response());
     }
     let now = now_ms();
@@ -387,13 +470,31 @@ async fn rematch(State(state): State<Shared>, Path(id): Path<String>, headers: H
 }
 
 async fn record(State(state): State<Shared>, Path(id): Path<String>) -> Result<Response, ApiError> {
-    let (game, _) = state.store.load(&id).await?.ok_or(ApiError::NotFound(id.clone()))?;
+    let (game, _) = state
+        .store
+        .load(&id)
+        .await?
+        .ok_or(ApiError::NotFound(id.clone()))?;
     let text = game.record()?;
     let disposition = format!("attachment; filename=\"konane-{id}.txt\"");
-    Ok(([(header::CONTENT_TYPE, "text/plain; charset=utf-8".to_string()), (header::CONTENT_DISPOSITION, disposition)], text).into_response())
+    Ok((
+        [
+            (
+                header::CONTENT_TYPE,
+                "text/plain; charset=utf-8".to_string(),
+            ),
+            (header::CONTENT_DISPOSITION, disposition),
+        ],
+        text,
+    )
+        .into_response())
 }
 
-async fn socket(State(state): State<Shared>, Path(id): Path<String>, upgrade: WebSocketUpgrade) -> Result<Response, ApiError> {
+async fn socket(
+    State(state): State<Shared>,
+    Path(id): Path<String>,
+    upgrade: WebSocketUpgrade,
+) -> Result<Response, ApiError> {
     if state.store.load(&id).await?.is_none() {
         return Err(ApiError::NotFound(id));
     }

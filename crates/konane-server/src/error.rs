@@ -74,7 +74,11 @@ impl IntoResponse for ApiError {
         if status == StatusCode::INTERNAL_SERVER_ERROR {
             tracing::error!("{self}");
         }
-        (status, Json(json!({ "error": code, "message": self.to_string() }))).into_response()
+        (
+            status,
+            Json(json!({ "error": code, "message": self.to_string() })),
+        )
+            .into_response()
     }
 }
 

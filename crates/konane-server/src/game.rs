@@ -105,7 +105,10 @@ fn color_index(c: Color) -> usize {
 impl StoredGame {
     /// The rules' view of the game, replayed from the moves.
     pub fn replay(&self) -> Result<Game, ApiError> {
-        let size: Size = self.size.parse().map_err(|e| ApiError::Internal(format!("stored size: {e}")))?;
+        let size: Size = self
+            .size
+            .parse()
+            .map_err(|e| ApiError::Internal(format!("stored size: {e}")))?;
         let opening: Opening = self
             .opening
             .parse()
@@ -120,13 +123,19 @@ impl StoredGame {
 
     /// The seats a token holds (both, on a shared device).
     pub fn seats_of(&self, token: Option<&str>) -> Result<Vec<Color>, ApiError> {
-        let token = token.ok_or_else(|| ApiError::Forbidden("this needs the seat token: send Authorization: Bearer <token>".into()))?;
+        let token = token.ok_or_else(|| {
+            ApiError::Forbidden(
+                "this needs the seat token: send Authorization: Bearer <token>".into(),
+            )
+        })?;
         let seats: Vec<Color> = [Color::Black, Color::White]
             .into_iter()
             .filter(|&c| self.seats[color_index(c)].token.as_deref() == Some(token))
             .collect();
         if seats.is_empty() {
-            return Err(ApiError::Forbidden("that token holds no seat in this game".into()));
+            return Err(ApiError::Forbidden(
+                "that token holds no seat in this game".into(),
+            ));
         }
         Ok(seats)
     }
@@ -134,7 +143,10 @@ impl StoredGame {
     fn ensure_playing(&self) -> Result<(), ApiError> {
         match self.status {
             Status::Playing => Ok(()),
-            Status::Waiting => Err(ApiError::conflict("not_started", "the game has not started: a seat is still free")),
+            Status::Waiting => Err(ApiError::conflict(
+                "not_started",
+                "the game has not started: a seat is still free",
+            )),
             Status::Finished => Err(ApiError::conflict("game_over", "the game is over")),
         }
     }
@@ -145,32 +157,56 @@ impl StoredGame {
     }
 
     /// Plays `text` for the holder of `token`, on ply `ply`; on any error nothing changes.
-    pub fn play(&mut self, token: Option<&str>, text: &str, ply: usize, now: i64) -> Result<(), ApiError> {
+    pub fn play(
+        &mut self,
+        token: Option<&str>,
+        text: &str,
+        ply: usize,
+        now: i64,
+    ) -> Result<(), ApiError> {
         let seats = self.seats_of(token)?;
         self.ensure_playing()?;
         let game = self.replay()?;
         let turn = game.position().turn();
         if !seats.contains(&turn) {
-            return Err(ApiError::conflict("not_your_turn", format!("it is {turn}'s turn")));
+            return Err(ApiError::conflict(
+                "not_your_turn",
+                format!("it is {turn}'s turn"),
+            ));
         }
         self.play_as(turn, text, ply, now)
     }
 
     /// Plays `text` for `mover` (a person or the engine), checking everything but the seat.
-    pub fn play_as(&mut self, mover: Color, text: &str, ply: usize, now: i64) -> Result<(), ApiError> {
+    pub fn play_as(
+        &mut self,
+        mover: Color,
+        text: &str,
+        ply: usize,
+        now: i64,
+    ) -> Result<(), ApiError> {
         self.ensure_playing()?;
         if ply != self.moves.len() {
             return Err(ApiError::conflict(
                 "stale_ply",
-                format!("the move is for ply {ply}, but the game is at ply {}", self.moves.len()),
+                format!(
+                    "the move is for ply {ply}, but the game is at ply {}",
+                    self.moves.len()
+                ),
             ));
         }
         let mut game = self.replay()?;
         if game.position().turn() != mover {
-            return Err(ApiError::conflict("not_your_turn", format!("it is {}'s turn", game.position().turn())));
+            return Err(ApiError::conflict(
+                "not_your_turn",
+                format!("it is {}'s turn", game.position().turn()),
+            ));
         }
         if self.flag_fall(now) {
-            return Err(ApiError::conflict("game_over", "the game is over: time ran out"));
+            return Err(ApiError::conflict(
+                "game_over",
+                "the game is over: time ran out",
+            ));
         }
         let m = game.play_text(text).map_err(|e| match e {
             konane_core::PlayError::Notation(n) => ApiError::BadMove(n.to_string()),
@@ -180,7 +216,8 @@ impl StoredGame {
         if let Some(clock) = &mut self.clock {
             let i = color_index(mover);
             let since = clock.running_since.unwrap_or(now);
-            clock.remaining_ms[i] = clock.remaining_ms[i] - (now - since).max(0) + clock.increment_ms;
+            clock.remaining_ms[i] =
+                clock.remaining_ms[i] - (now - since).max(0) + clock.increment_ms;
             clock.running_since = Some(now);
         }
         self.finish_if_over(&game);
@@ -238,7 +275,11 @@ impl StoredGame {
             return Ok(());
         }
         let turn = self.turn()?;
-        let loser = if seats.contains(&turn) { turn } else { seats[0] };
+        let loser = if seats.contains(&turn) {
+            turn
+        } else {
+            seats[0]
+        };
         self.stop_clock(now);
         self.finish(loser.opponent(), format!("{loser} resigned"));
         Ok(())
@@ -258,7 +299,10 @@ impl StoredGame {
     pub fn take_back(&mut self, token: Option<&str>, now: i64) -> Result<(), ApiError> {
         let seats = self.seats_of(token)?;
         if self.mode != Mode::Engine {
-            return Err(ApiError::conflict("no_takeback", "moves can be taken back only in games against the engine"));
+            return Err(ApiError::conflict(
+                "no_takeback",
+                "moves can be taken back only in games against the engine",
+            ));
         }
         self.ensure_playing()?;
         let human = seats[0];
@@ -268,7 +312,10 @@ impl StoredGame {
         let mut turn = game.position().turn();
         loop {
             if undo >= self.moves.len() {
-                return Err(ApiError::conflict("no_takeback", "there is no move of yours to take back"));
+                return Err(ApiError::conflict(
+                    "no_takeback",
+                    "there is no move of yours to take back",
+                ));
             }
             undo += 1;
             turn = turn.opponent();
@@ -326,7 +373,10 @@ impl StoredGame {
         let game = self.replay()?;
         let pos = game.position();
         let mut legal: Vec<String> = if self.status == Status::Playing {
-            pos.legal_moves().into_iter().map(|m| pos.move_text(m)).collect()
+            pos.legal_moves()
+                .into_iter()
+                .map(|m| pos.move_text(m))
+                .collect()
         } else {
             Vec::new()
         };
@@ -362,7 +412,8 @@ impl StoredGame {
             "server_time": now,
         });
         if let Some(clock) = &self.clock {
-            let running = (self.status == Status::Playing && clock.running_since.is_some()).then(|| pos.turn().name());
+            let running = (self.status == Status::Playing && clock.running_since.is_some())
+                .then(|| pos.turn().name());
             state["clock"] = json!({
                 "initial_ms": clock.initial_ms,
                 "increment_ms": clock.increment_ms,

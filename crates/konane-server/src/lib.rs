@@ -107,7 +107,14 @@ impl AppState {
         }
     }
 
-    async fn engine_move(self: Arc<Self>, id: String, pos: konane_core::AnyPosition, level: u8, ply: usize, seq: i64) {
+    async fn engine_move(
+        self: Arc<Self>,
+        id: String,
+        pos: konane_core::AnyPosition,
+        level: u8,
+        ply: usize,
+        seq: i64,
+    ) {
         let seed = time::now_ms() as u64 ^ seq as u64;
         let Some(m) = self.engines.choose(pos, level, seed).await else {
             tracing::error!("the engine found no move in game {id}");
@@ -116,7 +123,9 @@ impl AppState {
         let text = pos.move_text(m);
         let mover = pos.turn();
         let result = self
-            .mutate(&id, Some(seq), |g| g.play_as(mover, &text, ply, time::now_ms()))
+            .mutate(&id, Some(seq), |g| {
+                g.play_as(mover, &text, ply, time::now_ms())
+            })
             .await;
         match result {
             Ok(_) | Err(ApiError::Conflict { .. }) => {}
@@ -150,13 +159,20 @@ impl AppState {
         expect: Option<i64>,
         change: impl FnOnce(&mut StoredGame) -> Result<(), ApiError>,
     ) -> Result<(StoredGame, i64), ApiError> {
-        let (mut game, seq) = self.store.load(id).await?.ok_or_else(|| ApiError::NotFound(id.to_string()))?;
+        let (mut game, seq) = self
+            .store
+            .load(id)
+            .await?
+            .ok_or_else(|| ApiError::NotFound(id.to_string()))?;
         if expect.is_some_and(|e| e != seq) {
             return Err(ApiError::conflict("stale", "the game changed meanwhile"));
         }
         change(&mut game)?;
         if !self.store.update(&game, seq, time::now_ms()).await? {
-            return Err(ApiError::conflict("stale_ply", "another move was made first"));
+            return Err(ApiError::conflict(
+                "stale_ply",
+                "another move was made first",
+            ));
         }
         self.changed(&game, seq + 1);
         Ok((game, seq + 1))
@@ -192,7 +208,12 @@ async fn listen_once(state: &Shared) -> Result<(), sqlx::Error> {
     loop {
         match listener.try_recv().await? {
             Some(note) => {
-                let id = note.payload().split(':').next().unwrap_or_default().to_string();
+                let id = note
+                    .payload()
+                    .split(':')
+                    .next()
+                    .unwrap_or_default()
+                    .to_string();
                 if let Ok(Some((game, seq))) = state.store.load(&id).await {
                     state.publish(&game, seq);
                 }
@@ -243,11 +264,17 @@ impl Server {
     }
 
     /// Serves until `shutdown` completes, then finishes the requests under way.
-    pub async fn run(self, shutdown: impl std::future::Future<Output = ()> + Send + 'static) -> Result<(), ServerError> {
+    pub async fn run(
+        self,
+        shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+    ) -> Result<(), ServerError> {
         let app = api::router(self.state);
-        axum::serve(self.listener, app.into_make_service_with_connect_info::<SocketAddr>())
-            .with_graceful_shutdown(shutdown)
-            .await?;
+        axum::serve(
+            self.listener,
+            app.into_make_service_with_connect_info::<SocketAddr>(),
+        )
+        .with_graceful_shutdown(shutdown)
+        .await?;
         Ok(())
     }
 }

@@ -36,7 +36,8 @@ impl RateLimiter {
             buckets.retain(|_, (_, t)| now.duration_since(*t).as_secs_f64() < IDLE_SECS);
         }
         let (tokens, last) = buckets.entry(addr).or_insert((capacity, now));
-        *tokens = (*tokens + now.duration_since(*last).as_secs_f64() * self.per_second).min(capacity);
+        *tokens =
+            (*tokens + now.duration_since(*last).as_secs_f64() * self.per_second).min(capacity);
         *last = now;
         if *tokens >= 1.0 {
             *tokens -= 1.0;

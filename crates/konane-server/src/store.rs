@@ -82,9 +82,14 @@ impl Store {
         };
         let mut connect_url = url.to_string();
         if backend == Backend::Sqlite {
-            let path = url.trim_start_matches("sqlite://").trim_start_matches("sqlite:");
+            let path = url
+                .trim_start_matches("sqlite://")
+                .trim_start_matches("sqlite:");
             let path = path.split('?').next().unwrap_or(path);
-            if let Some(parent) = Path::new(path).parent().filter(|p| !p.as_os_str().is_empty()) {
+            if let Some(parent) = Path::new(path)
+                .parent()
+                .filter(|p| !p.as_os_str().is_empty())
+            {
                 std::fs::create_dir_all(parent).map_err(|source| StoreError::Folder {
                     path: parent.display().to_string(),
                     source,
@@ -101,7 +106,9 @@ impl Store {
         match backend {
             Backend::Sqlite => {
                 // WAL lets readers run beside the one writer; it persists in the file.
-                sqlx::query("PRAGMA journal_mode = WAL").execute(&pool).await?;
+                sqlx::query("PRAGMA journal_mode = WAL")
+                    .execute(&pool)
+                    .await?;
                 sqlx::migrate!("migrations/sqlite").run(&pool).await?;
             }
             Backend::Postgres => sqlx::migrate!("migrations/postgres").run(&pool).await?,
@@ -146,7 +153,8 @@ impl Store {
             .bind(id)
             .fetch_optional(&self.pool)
             .await?;
-        row.map(|r| decode(id, r.try_get("data")?, r.try_get("seq")?)).transpose()
+        row.map(|r| decode(id, r.try_get("data")?, r.try_get("seq")?))
+            .transpose()
     }
 
     /// Stores `game` if it is still at `seq`; false when someone else changed it first.
@@ -175,17 +183,27 @@ impl Store {
 
     /// Open games waiting for an opponent, newest first.
     pub async fn lobby(&self, limit: i64) -> Result<Vec<(StoredGame, i64)>, StoreError> {
-        self.select("SELECT id, data, seq FROM games WHERE listed = 1 ORDER BY created_at DESC LIMIT $1", limit)
-            .await
+        self.select(
+            "SELECT id, data, seq FROM games WHERE listed = 1 ORDER BY created_at DESC LIMIT $1",
+            limit,
+        )
+        .await
     }
 
     /// Games in progress, to pick up their engines and clocks after a restart.
     pub async fn playing(&self) -> Result<Vec<(StoredGame, i64)>, StoreError> {
-        self.select("SELECT id, data, seq FROM games WHERE status = 'playing' LIMIT $1", i64::MAX)
-            .await
+        self.select(
+            "SELECT id, data, seq FROM games WHERE status = 'playing' LIMIT $1",
+            i64::MAX,
+        )
+        .await
     }
 
-    async fn select(&self, sql: &'static str, limit: i64) -> Result<Vec<(StoredGame, i64)>, StoreError> {
+    async fn select(
+        &self,
+        sql: &'static str,
+        limit: i64,
+    ) -> Result<Vec<(StoredGame, i64)>, StoreError> {
         let rows = sqlx::query(sql).bind(limit).fetch_all(&self.pool).await?;
         rows.into_iter()
             .map(|r| {

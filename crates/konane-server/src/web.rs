@@ -24,12 +24,20 @@ fn content_type(path: &str) -> &'static str {
 
 fn asset(path: &str) -> Option<Response> {
     let file = Assets::get(path)?;
-    Some(([(header::CONTENT_TYPE, content_type(path))], file.data.into_owned()).into_response())
+    Some(
+        (
+            [(header::CONTENT_TYPE, content_type(path))],
+            file.data.into_owned(),
+        )
+            .into_response(),
+    )
 }
 
 /// The page for `/` and for every `/game/{id}`: the page reads the id from the address.
 pub async fn index() -> Response {
-    asset("index.html").unwrap_or_else(|| (StatusCode::NOT_FOUND, "the page is missing from this build").into_response())
+    asset("index.html").unwrap_or_else(|| {
+        (StatusCode::NOT_FOUND, "the page is missing from this build").into_response()
+    })
 }
 
 /// Any other file under `web/`.

@@ -21,7 +21,11 @@ pub async fn serve(socket: WebSocket, state: Shared, id: String) {
         let _ = tx.send(Message::Close(None)).await;
         return;
     };
-    if tx.send(Message::Text(current.to_string().into())).await.is_err() {
+    if tx
+        .send(Message::Text(current.to_string().into()))
+        .await
+        .is_err()
+    {
         return;
     }
     loop {

@@ -13,65 +13,115 @@ fn ply(state: &Value) -> u64 {
 #[tokio::test]
 async fn a_whole_game_against_the_engine() {
     let s = start().await;
-    let created = s.create(json!({"mode": "engine", "size": "6x6", "color": "white", "level": 2})).await;
-    let (id, token) = (created["id"].as_str().unwrap(), created["token"].as_str().unwrap());
+    let created = s
+        .create(json!({"mode": "engine", "size": "6x6", "color": "white", "level": 2}))
+        .await;
+    let (id, token) = (
+        created["id"].as_str().unwrap(),
+        created["token"].as_str().unwrap(),
+    );
     assert_eq!(created["seat"], "white");
     let mut ws = s.socket(id).await;
     let mut state = ws.next_state(5).await;
     while state["status"] == "playing" {
         if state["turn"] == "white" {
-            let (status, after) = s.play(id, Some(token), &first_legal(&state), ply(&state)).await;
+            let (status, after) = s
+                .play(id, Some(token), &first_legal(&state), ply(&state))
+                .await;
             assert_eq!(status, StatusCode::OK, "{after}");
         }
         state = ws.next_state(10).await;
     }
     assert_eq!(state["status"], "finished");
     let winner = state["result"]["winner"].as_str().unwrap().to_string();
-    assert!(state["result"]["reason"].as_str().unwrap().ends_with("has no move"));
-    let record = s.client.get(s.url(&format!("/api/games/{id}/record"))).send().await.unwrap().text().await.unwrap();
+    assert!(
+        state["result"]["reason"]
+            .as_str()
+            .unwrap()
+            .ends_with("has no move")
+    );
+    let record = s
+        .client
+        .get(s.url(&format!("/api/games/{id}/record")))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
     let parsed = konane_core::Record::parse(&record).expect("the record reads back");
     assert_eq!(parsed.tag("Result"), Some(winner.as_str()));
     assert_eq!(parsed.game().ply() as u64, ply(&state));
-    assert_eq!(s.play(id, Some(token), "a1", ply(&state)).await.0, StatusCode::CONFLICT);
+    assert_eq!(
+        s.play(id, Some(token), "a1", ply(&state)).await.0,
+        StatusCode::CONFLICT
+    );
 }
 
 #[tokio::test]
 async fn the_engine_plays_itself_for_watchers() {
     let s = start().await;
-    let created = s.create(json!({"mode": "engine", "size": "5x5", "color": "none", "level": 1})).await;
+    let created = s
+        .create(json!({"mode": "engine", "size": "5x5", "color": "none", "level": 1}))
+        .await;
     assert!(created["token"].is_null() && created["seat"].is_null());
-    let g = s.wait_for(created["id"].as_str().unwrap(), 30, |g| g["status"] == "finished").await;
+    let g = s
+        .wait_for(created["id"].as_str().unwrap(), 30, |g| {
+            g["status"] == "finished"
+        })
+        .await;
     assert!(ply(&g) >= 2, "{g}");
 }
 
 #[tokio::test]
 async fn a_friend_game_is_seen_live_by_both() {
     let s = start().await;
-    let created = s.create(json!({"mode": "friend", "size": "4x4", "color": "black", "name": "Ana"})).await;
+    let created = s
+        .create(json!({"mode": "friend", "size": "4x4", "color": "black", "name": "Ana"}))
+        .await;
     let id = created["id"].as_str().unwrap().to_string();
     assert_eq!(created["invite_url"], format!("/game/{id}?join"));
     assert_eq!(created["game"]["status"], "waiting");
     let black = created["token"].as_str().unwrap().to_string();
-    let joined: Value = s.client.post(s.url(&format!("/api/games/{id}/join"))).json(&json!({"name": "Kai"})).send().await.unwrap().json().await.unwrap();
+    let joined: Value = s
+        .client
+        .post(s.url(&format!("/api/games/{id}/join")))
+        .json(&json!({"name": "Kai"}))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
     assert_eq!(joined["seat"], "white");
     assert_eq!(joined["game"]["players"]["white"]["name"], "Kai");
     let white = joined["token"].as_str().unwrap().to_string();
     // A third visitor only watches.
     let (status, body) = s.post(&format!("/api/games/{id}/join"), None).await;
-    assert_eq!((status, body["error"].as_str()), (StatusCode::CONFLICT, Some("seats_taken")));
+    assert_eq!(
+        (status, body["error"].as_str()),
+        (StatusCode::CONFLICT, Some("seats_taken"))
+    );
     let mut ws_black = s.socket(&id).await;
     let mut ws_white = s.socket(&id).await;
     let mut state = ws_black.next_state(5).await;
     ws_white.next_state(5).await;
     while state["status"] == "playing" {
-        let token = if state["turn"] == "black" { &black } else { &white };
+        let token = if state["turn"] == "black" {
+            &black
+        } else {
+            &white
+        };
         let mv = first_legal(&state);
         let (status, _) = s.play(&id, Some(token), &mv, ply(&state)).await;
         assert_eq!(status, StatusCode::OK);
         state = ws_black.next_state(5).await;
         let seen = ws_white.next_state(5).await;
         assert_eq!(seen["moves"], state["moves"]);
-        assert_eq!(state["moves"].as_array().unwrap().last().unwrap(), &json!(mv));
+        assert_eq!(
+            state["moves"].as_array().unwrap().last().unwrap(),
+            &json!(mv)
+        );
     }
     assert_eq!(state["status"], "finished");
 }
@@ -80,68 +130,123 @@ async fn a_friend_game_is_seen_live_by_both() {
 async fn two_players_on_one_device_and_a_rematch() {
     let s = start().await;
     let created = s.create(json!({"mode": "local", "size": "4x5"})).await;
-    let (id, token) = (created["id"].as_str().unwrap(), created["token"].as_str().unwrap());
+    let (id, token) = (
+        created["id"].as_str().unwrap(),
+        created["token"].as_str().unwrap(),
+    );
     assert_eq!(created["seat"], "both");
     let mut state = created["game"].clone();
     while state["status"] == "playing" {
-        let (status, next) = s.play(id, Some(token), &first_legal(&state), ply(&state)).await;
+        let (status, next) = s
+            .play(id, Some(token), &first_legal(&state), ply(&state))
+            .await;
         assert_eq!(status, StatusCode::OK);
         state = next;
     }
-    let (status, again) = s.post(&format!("/api/games/{id}/rematch"), Some(token)).await;
+    let (status, again) = s
+        .post(&format!("/api/games/{id}/rematch"), Some(token))
+        .await;
     assert_eq!(status, StatusCode::CREATED, "{again}");
     let new_id = again["id"].as_str().unwrap();
     assert_ne!(new_id, id);
     assert_eq!(s.get(id).await["rematch"], json!(new_id));
     // Asking again returns the same rematch.
-    let (_, same) = s.post(&format!("/api/games/{id}/rematch"), Some(token)).await;
+    let (_, same) = s
+        .post(&format!("/api/games/{id}/rematch"), Some(token))
+        .await;
     assert_eq!(same["id"], json!(new_id));
-    assert_eq!(s.play(new_id, Some(token), &first_legal(&again["game"]), 0).await.0, StatusCode::OK);
+    assert_eq!(
+        s.play(new_id, Some(token), &first_legal(&again["game"]), 0)
+            .await
+            .0,
+        StatusCode::OK
+    );
 }
 
 #[tokio::test]
 async fn an_open_game_waits_in_the_lobby() {
     let s = start().await;
-    let created = s.create(json!({"mode": "open", "color": "white", "clock": {"minutes": 3, "increment": 2}})).await;
+    let created = s
+        .create(json!({"mode": "open", "color": "white", "clock": {"minutes": 3, "increment": 2}}))
+        .await;
     let id = created["id"].as_str().unwrap();
-    let lobby: Value = s.client.get(s.url("/api/lobby")).send().await.unwrap().json().await.unwrap();
+    let lobby: Value = s
+        .client
+        .get(s.url("/api/lobby"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
     let listed = &lobby["games"][0];
-    assert_eq!((listed["id"].as_str(), listed["free_seat"].as_str()), (Some(id), Some("black")));
+    assert_eq!(
+        (listed["id"].as_str(), listed["free_seat"].as_str()),
+        (Some(id), Some("black"))
+    );
     assert_eq!(listed["clock"]["increment_ms"], 2000);
     let (status, joined) = s.post(&format!("/api/games/{id}/join"), None).await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(joined["seat"], "black");
     assert_eq!(joined["game"]["clock"]["running"], "black");
-    let lobby: Value = s.client.get(s.url("/api/lobby")).send().await.unwrap().json().await.unwrap();
+    let lobby: Value = s
+        .client
+        .get(s.url("/api/lobby"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
     assert!(lobby["games"].as_array().unwrap().is_empty());
 }
 
 #[tokio::test]
 async fn takeback_against_the_engine_only() {
     let s = start().await;
-    let created = s.create(json!({"mode": "engine", "size": "6x6", "color": "black", "level": 1})).await;
-    let (id, token) = (created["id"].as_str().unwrap(), created["token"].as_str().unwrap());
+    let created = s
+        .create(json!({"mode": "engine", "size": "6x6", "color": "black", "level": 1}))
+        .await;
+    let (id, token) = (
+        created["id"].as_str().unwrap(),
+        created["token"].as_str().unwrap(),
+    );
     s.play(id, Some(token), "c4", 0).await;
     let g = s.wait_for(id, 10, |g| ply(g) == 2).await;
-    let (status, back) = s.post(&format!("/api/games/{id}/takeback"), Some(token)).await;
+    let (status, back) = s
+        .post(&format!("/api/games/{id}/takeback"), Some(token))
+        .await;
     assert_eq!(status, StatusCode::OK, "{back}");
     assert_eq!((ply(&back), back["turn"].as_str()), (0, Some("black")));
     assert_ne!(g["seq"], back["seq"]);
     let friend = s.create(json!({"mode": "local", "size": "4x4"})).await;
-    let (fid, ftoken) = (friend["id"].as_str().unwrap(), friend["token"].as_str().unwrap());
+    let (fid, ftoken) = (
+        friend["id"].as_str().unwrap(),
+        friend["token"].as_str().unwrap(),
+    );
     s.play(fid, Some(ftoken), "a4", 0).await;
-    let (status, body) = s.post(&format!("/api/games/{fid}/takeback"), Some(ftoken)).await;
-    assert_eq!((status, body["error"].as_str()), (StatusCode::CONFLICT, Some("no_takeback")));
+    let (status, body) = s
+        .post(&format!("/api/games/{fid}/takeback"), Some(ftoken))
+        .await;
+    assert_eq!(
+        (status, body["error"].as_str()),
+        (StatusCode::CONFLICT, Some("no_takeback"))
+    );
 }
 
 #[tokio::test]
 async fn every_error_is_json_and_changes_nothing() {
     let s = start().await;
-    let created = s.create(json!({"mode": "friend", "size": "6x6", "color": "black"})).await;
+    let created = s
+        .create(json!({"mode": "friend", "size": "6x6", "color": "black"}))
+        .await;
     let id = created["id"].as_str().unwrap().to_string();
     let black = created["token"].as_str().unwrap().to_string();
     let (status, body) = s.play(&id, Some(&black), "c4", 0).await;
-    assert_eq!((status, body["error"].as_str()), (StatusCode::CONFLICT, Some("not_started")));
+    assert_eq!(
+        (status, body["error"].as_str()),
+        (StatusCode::CONFLICT, Some("not_started"))
+    );
     let (_, joined) = s.post(&format!("/api/games/{id}/join"), None).await;
     let white = joined["token"].as_str().unwrap().to_string();
     let before = s.get(&id).await;
@@ -155,8 +260,16 @@ async fn every_error_is_json_and_changes_nothing() {
             .send()
     };
     let cases: Vec<(StatusCode, &str, reqwest::Response)> = vec![
-        (StatusCode::BAD_REQUEST, "bad_request", post_raw("{\"move\": ").await.unwrap()),
-        (StatusCode::BAD_REQUEST, "bad_request", post_raw("{\"move\": 5, \"ply\": 0}").await.unwrap()),
+        (
+            StatusCode::BAD_REQUEST,
+            "bad_request",
+            post_raw("{\"move\": ").await.unwrap(),
+        ),
+        (
+            StatusCode::BAD_REQUEST,
+            "bad_request",
+            post_raw("{\"move\": 5, \"ply\": 0}").await.unwrap(),
+        ),
     ];
     for (want, code, r) in cases {
         assert_eq!(r.status(), want);
@@ -164,38 +277,123 @@ async fn every_error_is_json_and_changes_nothing() {
         assert_eq!(body["error"], code, "{body}");
         assert!(body["message"].as_str().is_some_and(|m| !m.is_empty()));
     }
-    let checks: Vec<(Option<&str>, &str, u64, StatusCode, &str, &str)> = vec![
-        (Some(&black), "zz9", 0, StatusCode::BAD_REQUEST, "bad_move", "not a square"),
-        (Some(&black), "d3-d5", 0, StatusCode::UNPROCESSABLE_ENTITY, "illegal_move", "Black removing"),
-        (Some(&black), "b6", 0, StatusCode::UNPROCESSABLE_ENTITY, "illegal_move", "not one of black's stones"),
-        (Some(&black), "b5", 0, StatusCode::UNPROCESSABLE_ENTITY, "illegal_move", "centre or a corner"),
+    // (token, move, ply, expected status, error code, words in the message)
+    type Case<'a> = (Option<&'a str>, &'a str, u64, StatusCode, &'a str, &'a str);
+    let checks: Vec<Case> = vec![
+        (
+            Some(&black),
+            "zz9",
+            0,
+            StatusCode::BAD_REQUEST,
+            "bad_move",
+            "not a square",
+        ),
+        (
+            Some(&black),
+            "d3-d5",
+            0,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "illegal_move",
+            "Black removing",
+        ),
+        (
+            Some(&black),
+            "b6",
+            0,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "illegal_move",
+            "not one of black's stones",
+        ),
+        (
+            Some(&black),
+            "b5",
+            0,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "illegal_move",
+            "centre or a corner",
+        ),
         (None, "c4", 0, StatusCode::FORBIDDEN, "forbidden", "token"),
-        (Some("0123456789abcdef0123456789abcdef"), "c4", 0, StatusCode::FORBIDDEN, "forbidden", "no seat"),
-        (Some(&white), "c4", 0, StatusCode::CONFLICT, "not_your_turn", "black's turn"),
-        (Some(&black), "c4", 3, StatusCode::CONFLICT, "stale_ply", "ply 3"),
+        (
+            Some("0123456789abcdef0123456789abcdef"),
+            "c4",
+            0,
+            StatusCode::FORBIDDEN,
+            "forbidden",
+            "no seat",
+        ),
+        (
+            Some(&white),
+            "c4",
+            0,
+            StatusCode::CONFLICT,
+            "not_your_turn",
+            "black's turn",
+        ),
+        (
+            Some(&black),
+            "c4",
+            3,
+            StatusCode::CONFLICT,
+            "stale_ply",
+            "ply 3",
+        ),
     ];
     for (token, mv, p, want, code, words) in checks {
         let (status, body) = s.play(&id, token, mv, p).await;
-        assert_eq!((status, body["error"].as_str()), (want, Some(code)), "{mv}: {body}");
-        assert!(body["message"].as_str().unwrap().contains(words), "{mv}: {body}");
+        assert_eq!(
+            (status, body["error"].as_str()),
+            (want, Some(code)),
+            "{mv}: {body}"
+        );
+        assert!(
+            body["message"].as_str().unwrap().contains(words),
+            "{mv}: {body}"
+        );
     }
     let (status, body) = s.play("nosuchgame", Some(&black), "c4", 0).await;
-    assert_eq!((status, body["error"].as_str()), (StatusCode::NOT_FOUND, Some("not_found")));
+    assert_eq!(
+        (status, body["error"].as_str()),
+        (StatusCode::NOT_FOUND, Some("not_found"))
+    );
     let huge = format!("{{\"move\": \"{}\", \"ply\": 0}}", "a".repeat(100_000));
-    let r = s.client.post(s.url(&format!("/api/games/{id}/moves"))).bearer_auth(&black).header("content-type", "application/json").body(huge).send().await.unwrap();
+    let r = s
+        .client
+        .post(s.url(&format!("/api/games/{id}/moves")))
+        .bearer_auth(&black)
+        .header("content-type", "application/json")
+        .body(huge)
+        .send()
+        .await
+        .unwrap();
     assert_eq!(r.status(), StatusCode::PAYLOAD_TOO_LARGE);
     assert_eq!(r.json::<Value>().await.unwrap()["error"], "too_large");
-    let bad_create = s.client.post(s.url("/api/games")).json(&json!({"mode": "engine", "size": "3x3"})).send().await.unwrap();
+    let bad_create = s
+        .client
+        .post(s.url("/api/games"))
+        .json(&json!({"mode": "engine", "size": "3x3"}))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(bad_create.status(), StatusCode::BAD_REQUEST);
-    let bad_create = s.client.post(s.url("/api/games")).json(&json!({"mode": "chess"})).send().await.unwrap();
+    let bad_create = s
+        .client
+        .post(s.url("/api/games"))
+        .json(&json!({"mode": "chess"}))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(bad_create.status(), StatusCode::BAD_REQUEST);
     // Nothing above changed the game.
     assert_eq!(s.get(&id).await["seq"], before["seq"]);
     assert_eq!(s.get(&id).await["moves"], before["moves"]);
     // After the game ends, moves are refused as game over.
-    s.post(&format!("/api/games/{id}/resign"), Some(&white)).await;
+    s.post(&format!("/api/games/{id}/resign"), Some(&white))
+        .await;
     let (status, body) = s.play(&id, Some(&black), "c4", 0).await;
-    assert_eq!((status, body["error"].as_str()), (StatusCode::CONFLICT, Some("game_over")));
+    assert_eq!(
+        (status, body["error"].as_str()),
+        (StatusCode::CONFLICT, Some("game_over"))
+    );
     assert_eq!(s.get(&id).await["result"]["reason"], "white resigned");
 }
 
@@ -207,7 +405,10 @@ async fn too_many_requests_get_429() {
         let r = s.client.get(s.url("/api/lobby")).send().await.unwrap();
         statuses.push(r.status());
         if r.status() == StatusCode::TOO_MANY_REQUESTS {
-            assert_eq!(r.json::<Value>().await.unwrap()["error"], "too_many_requests");
+            assert_eq!(
+                r.json::<Value>().await.unwrap()["error"],
+                "too_many_requests"
+            );
         }
     }
     assert!(statuses.contains(&StatusCode::OK));
@@ -218,14 +419,24 @@ async fn too_many_requests_get_429() {
 async fn a_double_submit_is_accepted_once() {
     let s = start().await;
     let created = s.create(json!({"mode": "local", "size": "8x8"})).await;
-    let (id, token) = (created["id"].as_str().unwrap(), created["token"].as_str().unwrap());
+    let (id, token) = (
+        created["id"].as_str().unwrap(),
+        created["token"].as_str().unwrap(),
+    );
     for round in 0..10u64 {
         let state = s.get(id).await;
         let mv = first_legal(&state);
-        let (a, b) = tokio::join!(s.play(id, Some(token), &mv, round), s.play(id, Some(token), &mv, round));
+        let (a, b) = tokio::join!(
+            s.play(id, Some(token), &mv, round),
+            s.play(id, Some(token), &mv, round)
+        );
         let mut statuses = [a.0, b.0];
         statuses.sort();
-        assert_eq!(statuses, [StatusCode::OK, StatusCode::CONFLICT], "round {round}");
+        assert_eq!(
+            statuses,
+            [StatusCode::OK, StatusCode::CONFLICT],
+            "round {round}"
+        );
         assert_eq!(ply(&s.get(id).await), round + 1);
     }
 }

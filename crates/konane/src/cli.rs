@@ -211,6 +211,13 @@ impl Default for ServeArgs {
 }
 
 fn serve(args: ServeArgs) -> Result<()> {
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
+        )
+        .with_writer(std::io::stderr)
+        .init();
     let database_url = match args.database {
         Some(url) => url,
         None => format!("sqlite://{}", args.data_dir.join("konane.db").display()),
@@ -300,7 +307,10 @@ fn thread_count(threads: Option<usize>) -> Result<usize> {
 
 /// Runs one subcommand.
 pub fn run(cli: Cli) -> Result<()> {
-    match cli.command.unwrap_or_else(|| Command::Serve(ServeArgs::default())) {
+    match cli
+        .command
+        .unwrap_or_else(|| Command::Serve(ServeArgs::default()))
+    {
         Command::Serve(args) => serve(args),
         Command::Perft {
             size,

@@ -47,7 +47,8 @@ impl Drop for TestServer {
 
 pub async fn start_with(rate_limit: u32, database_url: Option<String>) -> TestServer {
     let dir = TempDir::new("server");
-    let database_url = database_url.unwrap_or_else(|| format!("sqlite://{}", dir.0.join("konane.db").display()));
+    let database_url =
+        database_url.unwrap_or_else(|| format!("sqlite://{}", dir.0.join("konane.db").display()));
     let server = Server::start(&ServerConfig {
         bind: "127.0.0.1".into(),
         port: 0,
@@ -80,19 +81,36 @@ impl TestServer {
     }
 
     pub async fn create(&self, body: Value) -> Value {
-        let r = self.client.post(self.url("/api/games")).json(&body).send().await.unwrap();
+        let r = self
+            .client
+            .post(self.url("/api/games"))
+            .json(&body)
+            .send()
+            .await
+            .unwrap();
         assert_eq!(r.status(), StatusCode::CREATED);
         r.json().await.unwrap()
     }
 
     pub async fn get(&self, id: &str) -> Value {
-        let r = self.client.get(self.url(&format!("/api/games/{id}"))).send().await.unwrap();
+        let r = self
+            .client
+            .get(self.url(&format!("/api/games/{id}")))
+            .send()
+            .await
+            .unwrap();
         assert_eq!(r.status(), StatusCode::OK);
         r.json().await.unwrap()
     }
 
     /// Posts a move and returns the status and the JSON body.
-    pub async fn play(&self, id: &str, token: Option<&str>, mv: &str, ply: u64) -> (StatusCode, Value) {
+    pub async fn play(
+        &self,
+        id: &str,
+        token: Option<&str>,
+        mv: &str,
+        ply: u64,
+    ) -> (StatusCode, Value) {
         let mut req = self
             .client
             .post(self.url(&format!("/api/games/{id}/moves")))
@@ -121,20 +139,30 @@ impl TestServer {
             if done(&g) {
                 return g;
             }
-            assert!(tokio::time::Instant::now() < deadline, "timed out waiting on {g}");
+            assert!(
+                tokio::time::Instant::now() < deadline,
+                "timed out waiting on {g}"
+            );
             tokio::time::sleep(Duration::from_millis(20)).await;
         }
     }
 
     /// A WebSocket on the game; the first message is the current state.
     pub async fn socket(&self, id: &str) -> Socket {
-        let url = format!("{}/api/games/{id}/ws", self.base.replace("http://", "ws://"));
-        let (ws, _) = tokio_tungstenite::connect_async(url).await.expect("websocket connects");
+        let url = format!(
+            "{}/api/games/{id}/ws",
+            self.base.replace("http://", "ws://")
+        );
+        let (ws, _) = tokio_tungstenite::connect_async(url)
+            .await
+            .expect("websocket connects");
         Socket(ws)
     }
 }
 
-pub struct Socket(tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>);
+pub struct Socket(
+    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>,
+);
 
 impl Socket {
     /// The next state pushed, within `secs` seconds.
@@ -164,5 +192,8 @@ impl Socket {
 
 /// The first legal move of a state (sorted by the server).
 pub fn first_legal(state: &Value) -> String {
-    state["legal_moves"][0].as_str().expect("a legal move").to_string()
+    state["legal_moves"][0]
+        .as_str()
+        .expect("a legal move")
+        .to_string()
 }

@@ -1,0 +1,139 @@
+//! The server on PostgreSQL: the same games, and two instances on one database, where a
+//! move made on one reaches the pages connected to the other.
+//!
+//! Needs `KONANE_TEST_POSTGRES=postgres://…` (`.ci/run` starts a database and sets it);
+//! without it these tests say so and pass locally, but fail under `CI=true`.
+
+mod common;
+
+use std::time::{Duration, Instant};
+
+use common::{first_legal, start_with};
+use reqwest::StatusCode;
+use serde_json::json;
+
+fn database() -> Option<String> {
+    match std::env::var("KONANE_TEST_POSTGRES") {
+        Ok(url) if !url.is_empty() => Some(url),
+        _ => {
+            assert!(
+                std::env::var("CI").as_deref() != Ok("true"),
+                "KONANE_TEST_POSTGRES must be set in CI: the PostgreSQL tests may not be skipped"
+            );
+            eprintln!(
+                "SKIPPED: PostgreSQL tests need KONANE_TEST_POSTGRES=postgres://… (see scripts/test-postgres.sh)"
+            );
+            None
+        }
+    }
+}
+
+#[tokio::test]
+async fn two_instances_share_games_live() {
+    let Some(url) = database() else { return };
+    let a = start_with(0, Some(url.clone())).await;
+    let b = start_with(0, Some(url)).await;
+    let created = a
+        .create(json!({"mode": "friend", "size": "6x6", "color": "black"}))
+        .await;
+    let id = created["id"].as_str().unwrap().to_string();
+    let black = created["token"].as_str().unwrap().to_string();
+    // The friend joins through the other instance.
+    let (status, joined) = b.post(&format!("/api/games/{id}/join"), None).await;
+    assert_eq!(status, StatusCode::OK, "{joined}");
+    let white = joined["token"].as_str().unwrap().to_string();
+    let mut on_a = a.socket(&id).await;
+    let mut on_b = b.socket(&id).await;
+    let mut state = on_b.next_state(5).await;
+    on_a.next_state(5).await;
+    let mut slowest = Duration::ZERO;
+    let mut instance = 0;
+    while state["status"] == "playing" {
+        // Alternate the instance the move is sent to; both pages must see it.
+        let (server, token) = match (instance % 2, state["turn"].as_str()) {
+            (0, Some("black")) => (&a, &black),
+            (0, _) => (&a, &white),
+            (_, Some("black")) => (&b, &black),
+            _ => (&b, &white),
+        };
+        instance += 1;
+        let sent = Instant::now();
+        let (status, body) = server
+            .play(
+                &id,
+                Some(token),
+                &first_legal(&state),
+                state["ply"].as_u64().unwrap(),
+            )
+            .await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+        let ply = body["ply"].clone();
+        let seen_b = on_b.until(5, |s| s["ply"] == ply).await;
+        slowest = slowest.max(sent.elapsed());
+        let seen_a = on_a.until(5, |s| s["ply"] == ply).await;
+        assert_eq!(seen_a["moves"], seen_b["moves"]);
+        state = seen_b;
+    }
+    assert_eq!(state["status"], "finished");
+    assert!(
+        slowest < Duration::from_millis(100),
+        "a move took {slowest:?} to reach the other instance"
+    );
+}
+
+#[tokio::test]
+async fn a_double_submit_across_instances_is_accepted_once() {
+    let Some(url) = database() else { return };
+    let a = start_with(0, Some(url.clone())).await;
+    let b = start_with(0, Some(url)).await;
+    let created = a.create(json!({"mode": "local", "size": "8x8"})).await;
+    let (id, token) = (
+        created["id"].as_str().unwrap(),
+        created["token"].as_str().unwrap(),
+    );
+    for round in 0..6u64 {
+        let state = a.get(id).await;
+        let mv = first_legal(&state);
+        let (x, y) = tokio::join!(
+            a.play(id, Some(token), &mv, round),
+            b.play(id, Some(token), &mv, round)
+        );
+        let mut statuses = [x.0, y.0];
+        statuses.sort();
+        assert_eq!(
+            statuses,
+            [StatusCode::OK, StatusCode::CONFLICT],
+            "round {round}"
+        );
+    }
+    assert_eq!(b.get(id).await["ply"], 6);
+}
+
+#[tokio::test]
+async fn engine_games_and_clocks_on_postgres() {
+    let Some(url) = database() else { return };
+    let s = start_with(0, Some(url)).await;
+    let created = s
+        .create(json!({"mode": "engine", "size": "5x5", "color": "none", "level": 1}))
+        .await;
+    let watched = s
+        .wait_for(created["id"].as_str().unwrap(), 30, |g| {
+            g["status"] == "finished"
+        })
+        .await;
+    assert!(
+        watched["result"]["reason"]
+            .as_str()
+            .unwrap()
+            .ends_with("has no move")
+    );
+    let timed = s
+        .create(json!({"mode": "local", "size": "4x4", "clock": {"minutes": 0.005}}))
+        .await;
+    let over = s
+        .wait_for(timed["id"].as_str().unwrap(), 5, |g| {
+            g["status"] == "finished"
+        })
+        .await;
+    assert_eq!(over["result"]["reason"], "black ran out of time");
+}
