@@ -35,10 +35,10 @@ impl LevelConfig {
             time_ms: Some(time_ms),
         };
         let (limits, temperature, solver) = match level {
-            1 => (limits(Some(1), 150), 250, false),
-            2 => (limits(Some(2), 150), 150, false),
-            3 => (limits(Some(3), 150), 90, false),
-            4 => (limits(Some(4), 150), 45, false),
+            1 => (limits(Some(1), 100), 250, false),
+            2 => (limits(Some(2), 100), 150, false),
+            3 => (limits(Some(3), 100), 90, false),
+            4 => (limits(Some(4), 100), 45, false),
             5 => (limits(None, 100), 20, true),
             6 => (limits(None, 200), 0, true),
             7 => (limits(None, 500), 0, true),
