@@ -34,6 +34,7 @@ pub fn router(state: Shared) -> Router {
         .route("/games/{id}/rematch", post(rematch))
         .route("/games/{id}/takeback", post(takeback))
         .route("/games/{id}/record", get(record))
+        .route("/games/{id}/positions", get(positions))
         .route("/games/{id}/ws", get(socket))
         .route("/lobby", get(lobby))
         .fallback(|| async { ApiError::NotFound("route".into()) })
@@ -488,6 +489,26 @@ async fn record(State(state): State<Shared>, Path(id): Path<String>) -> Result<R
         text,
     )
         .into_response())
+}
+
+/// The position text after each ply, from the start: the page steps through them.
+async fn positions(
+    State(state): State<Shared>,
+    Path(id): Path<String>,
+) -> Result<Json<Value>, ApiError> {
+    let (game, _) = state
+        .store
+        .load(&id)
+        .await?
+        .ok_or(ApiError::NotFound(id.clone()))?;
+    let played = game.replay()?;
+    let mut pos = *played.start();
+    let mut list = vec![pos.to_string()];
+    for &m in played.moves() {
+        pos.play(m).map_err(|e| ApiError::Internal(e.to_string()))?;
+        list.push(pos.to_string());
+    }
+    Ok(Json(json!({ "positions": list })))
 }
 
 async fn socket(

@@ -1,0 +1,89 @@
+// Talking to the server: JSON requests, seat tokens kept per game, the live socket.
+
+const TOKENS = "konane.tokens";
+
+function tokens() {
+  try {
+    return JSON.parse(localStorage.getItem(TOKENS) || "{}");
+  } catch {
+    return {};
+  }
+}
+
+export function tokenFor(id) {
+  return tokens()[id]?.token ?? null;
+}
+
+export function seatFor(id) {
+  return tokens()[id]?.seat ?? null;
+}
+
+export function remember(id, token, seat) {
+  const all = tokens();
+  all[id] = { token, seat };
+  localStorage.setItem(TOKENS, JSON.stringify(all));
+}
+
+export class ApiError extends Error {
+  constructor(status, body) {
+    super(body?.message || `request failed (${status})`);
+    this.status = status;
+    this.code = body?.error;
+  }
+}
+
+async function request(method, path, body, token) {
+  const headers = {};
+  if (body !== undefined) headers["content-type"] = "application/json";
+  if (token) headers.authorization = `Bearer ${token}`;
+  const r = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const text = await r.text();
+  let json = null;
+  try {
+    json = text ? JSON.parse(text) : null;
+  } catch {
+    json = null;
+  }
+  if (!r.ok) throw new ApiError(r.status, json);
+  return json;
+}
+
+export const api = {
+  create: (settings) => request("POST", "/api/games", settings),
+  game: (id) => request("GET", `/api/games/${id}`),
+  join: (id, name) => request("POST", `/api/games/${id}/join`, name ? { name } : undefined),
+  move: (id, move, ply) => request("POST", `/api/games/${id}/moves`, { move, ply }, tokenFor(id)),
+  resign: (id) => request("POST", `/api/games/${id}/resign`, undefined, tokenFor(id)),
+  rematch: (id) => request("POST", `/api/games/${id}/rematch`, undefined, tokenFor(id)),
+  takeback: (id) => request("POST", `/api/games/${id}/takeback`, undefined, tokenFor(id)),
+  positions: (id) => request("GET", `/api/games/${id}/positions`),
+  lobby: () => request("GET", "/api/lobby"),
+  record: async (id) => (await fetch(`/api/games/${id}/record`)).text(),
+};
+
+// A socket that reconnects by itself; `onState` gets every state, `onLink` true/false.
+export function live(id, onState, onLink) {
+  let socket = null;
+  let closed = false;
+  let delay = 250;
+  const open = () => {
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    socket = new WebSocket(`${scheme}://${location.host}/api/games/${id}/ws`);
+    socket.onopen = () => {
+      delay = 250;
+      onLink(true);
+    };
+    socket.onmessage = (e) => onState(JSON.parse(e.data));
+    socket.onclose = () => {
+      if (closed) return;
+      onLink(false);
+      setTimeout(open, delay);
+      delay = Math.min(delay * 2, 5000);
+    };
+  };
+  open();
+  return () => {
+    closed = true;
+    socket?.close();
+  };
+}
