@@ -6,7 +6,7 @@ version=$(ls /usr/lib/postgresql | sort -n | tail -1)
 if ! pg_lsclusters -h | grep -q "^$version main"; then
   pg_createcluster "$version" main >/dev/null
 fi
-pg_ctlcluster "$version" main start 2>/dev/null || true
+pg_ctlcluster "$version" main start >/dev/null 2>&1 || true
 for _ in $(seq 1 30); do
   su postgres -c "pg_isready -q" && break
   sleep 1

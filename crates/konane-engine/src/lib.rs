@@ -142,15 +142,26 @@ impl Engine {
             }
         }
         let nodes = AtomicU64::new(solver_nodes);
-        let shared = search::Shared {
+        let shared = self.shared(&stop, &nodes, clock, limits);
+        search::search(pos, &shared, self.config.threads, report)
+    }
+
+    /// What the search threads of one search share.
+    fn shared<'a>(
+        &'a self,
+        stop: &'a AtomicBool,
+        nodes: &'a AtomicU64,
+        clock: &'a dyn Clock,
+        limits: Limits,
+    ) -> search::Shared<'a> {
+        search::Shared {
             table: &self.table,
             weights: &self.config.weights,
-            stop: &stop,
-            nodes: &nodes,
+            stop,
+            nodes,
             clock,
             limits,
-        };
-        search::search(pos, &shared, self.config.threads, report)
+        }
     }
 
     /// Proves who wins `pos` within `node_limit` nodes (or until `stop` rises), on one thread.
@@ -201,14 +212,7 @@ impl Engine {
     ) -> Vec<(Move, i32)> {
         let stop = AtomicBool::new(false);
         let nodes = AtomicU64::new(0);
-        let shared = search::Shared {
-            table: &self.table,
-            weights: &self.config.weights,
-            stop: &stop,
-            nodes: &nodes,
-            clock,
-            limits,
-        };
+        let shared = self.shared(&stop, &nodes, clock, limits);
         let mut searcher = search::Searcher::<B>::new(&shared);
         let mut scored: Vec<(Move, i32)> = pos.moves().map(|m| (m, 0)).collect();
         let max_depth = limits.depth.unwrap_or(search::MAX_PLY as u32);

@@ -59,6 +59,12 @@ pub struct Shared<'a> {
     pub limits: Limits,
 }
 
+/// When a search with `budget_ms` must stop: a tenth is kept back for unwinding, the
+/// reply, and a busy machine, so the budget holds as a cap.
+fn hard_stop(budget_ms: u64) -> u64 {
+    budget_ms - budget_ms / 10
+}
+
 /// Nodes between two looks at the clock and the stop flag.
 const CHECK_EVERY: u64 = 1024;
 
@@ -101,7 +107,7 @@ impl<'a, B: Bits> Searcher<'a, B> {
         let out_of_nodes = limits.nodes.is_some_and(|n| total >= n);
         let out_of_time = limits
             .time_ms
-            .is_some_and(|t| self.shared.clock.elapsed_ms() >= t);
+            .is_some_and(|t| self.shared.clock.elapsed_ms() >= hard_stop(t));
         if out_of_nodes || out_of_time {
             self.shared.stop.store(true, Ordering::Relaxed);
         }

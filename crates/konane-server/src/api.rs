@@ -358,6 +358,20 @@ struct MoveRequest {
     ply: usize,
 }
 
+/// Runs a seat's action on the game and answers its new state.
+async fn seat_action(
+    state: Shared,
+    id: String,
+    headers: &HeaderMap,
+    action: impl FnOnce(&mut StoredGame, Option<&str>, i64) -> Result<(), ApiError>,
+) -> Result<Json<Value>, ApiError> {
+    let token = bearer(headers).map(str::to_string);
+    let (game, seq) = state
+        .mutate(&id, None, |g| action(g, token.as_deref(), now_ms()))
+        .await?;
+    Ok(Json(game.view(seq, now_ms())?))
+}
+
 async fn play(
     State(state): State<Shared>,
     Path(id): Path<String>,
@@ -365,13 +379,10 @@ async fn play(
     body: Result<Json<MoveRequest>, JsonRejection>,
 ) -> Result<Json<Value>, ApiError> {
     let Json(req) = body?;
-    let token = bearer(&headers).map(str::to_string);
-    let (game, seq) = state
-        .mutate(&id, None, |g| {
-            g.play(token.as_deref(), &req.text, req.ply, now_ms())
-        })
-        .await?;
-    Ok(Json(game.view(seq, now_ms())?))
+    seat_action(state, id, &headers, |g, token, now| {
+        g.play(token, &req.text, req.ply, now)
+    })
+    .await
 }
 
 async fn resign(
@@ -379,11 +390,7 @@ async fn resign(
     Path(id): Path<String>,
     headers: HeaderMap,
 ) -> Result<Json<Value>, ApiError> {
-    let token = bearer(&headers).map(str::to_string);
-    let (game, seq) = state
-        .mutate(&id, None, |g| g.resign(token.as_deref(), now_ms()))
-        .await?;
-    Ok(Json(game.view(seq, now_ms())?))
+    seat_action(state, id, &headers, StoredGame::resign).await
 }
 
 async fn takeback(
@@ -391,11 +398,7 @@ async fn takeback(
     Path(id): Path<String>,
     headers: HeaderMap,
 ) -> Result<Json<Value>, ApiError> {
-    let token = bearer(&headers).map(str::to_string);
-    let (game, seq) = state
-        .mutate(&id, None, |g| g.take_back(token.as_deref(), now_ms()))
-        .await?;
-    Ok(Json(game.view(seq, now_ms())?))
+    seat_action(state, id, &headers, StoredGame::take_back).await
 }
 
 /// A new game with the same settings and the colours swapped; both players get it.

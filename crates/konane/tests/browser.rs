@@ -208,6 +208,15 @@ async fn play_to_the_end(c: &Client, secs: u64) {
     }
 }
 
+async fn click(c: &Client, css: &str) {
+    c.find(Locator::Css(css))
+        .await
+        .unwrap_or_else(|_| panic!("no {css}"))
+        .click()
+        .await
+        .unwrap();
+}
+
 async fn screenshot(c: &Client, name: &str) {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/screenshots");
     std::fs::create_dir_all(&dir).unwrap();
@@ -240,14 +249,9 @@ async fn a_whole_game_against_the_engine_by_clicking() {
         c.goto(&format!("{}/", rig.base)).await.unwrap();
         screenshot(&c, &format!("start-{label}")).await;
         set_option(&c, "size", "6x6").await;
-        c.execute("const s = document.querySelector('[data-option=level]'); s.value = '1'; s.dispatchEvent(new Event('change', {bubbles: true}));", vec![]).await.unwrap();
-        c.execute("const s = document.querySelector('[data-option=color]'); s.value = 'black'; s.dispatchEvent(new Event('change', {bubbles: true}));", vec![]).await.unwrap();
-        c.find(Locator::Css("[data-start=engine]"))
-            .await
-            .unwrap()
-            .click()
-            .await
-            .unwrap();
+        set_option(&c, "level", "1").await;
+        set_option(&c, "color", "black").await;
+        click(&c, "[data-start=engine]").await;
         wait_status(&c, &["your-move"], 10).await;
         assert!(c.current_url().await.unwrap().path().starts_with("/game/"));
         // The opening: only Black's allowed removals respond.
@@ -280,12 +284,7 @@ async fn a_friend_game_across_two_browsers() {
     let kai = rig.browser("kai", 390, 844).await;
     ana.goto(&format!("{}/", rig.base)).await.unwrap();
     set_option(&ana, "size", "4x4").await;
-    ana.find(Locator::Css("[data-start=friend]"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    click(&ana, "[data-start=friend]").await;
     wait_status(&ana, &["waiting"], 10).await;
     let invite = ana
         .find(Locator::Css("[data-invite]"))
@@ -341,12 +340,7 @@ async fn two_players_one_device_a_reload_and_an_illegal_click() {
     let c = rig.browser("both", 1280, 900).await;
     c.goto(&format!("{}/", rig.base)).await.unwrap();
     set_option(&c, "size", "6x6").await;
-    c.find(Locator::Css("[data-start=local]"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    click(&c, "[data-start=local]").await;
     wait_status(&c, &["your-move"], 10).await;
     for _ in 0..3 {
         let before = moves(&c).await.len();
