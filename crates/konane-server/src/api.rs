@@ -522,7 +522,12 @@ async fn socket(
     if state.store.load(&id).await?.is_none() {
         return Err(ApiError::NotFound(id));
     }
-    Ok(upgrade.on_upgrade(move |s| ws::serve(s, state, id)))
+    // Pages send nothing but pings and closes: small buffers keep an idle game cheap.
+    Ok(upgrade
+        .read_buffer_size(4 * 1024)
+        .write_buffer_size(4 * 1024)
+        .max_message_size(64 * 1024)
+        .on_upgrade(move |s| ws::serve(s, state, id)))
 }
 
 async fn lobby(State(state): State<Shared>) -> Result<Json<Value>, ApiError> {

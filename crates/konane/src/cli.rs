@@ -138,6 +138,24 @@ enum Command {
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },
+    /// Play many concurrent games against a running server and measure it.
+    Loadtest {
+        /// The server, e.g. http://127.0.0.1:8080 (start it with --rate-limit 0).
+        #[arg(long)]
+        url: String,
+        /// Concurrent games.
+        #[arg(long, default_value_t = 100)]
+        games: usize,
+        /// Moves per game at most.
+        #[arg(long, default_value_t = 20)]
+        moves: usize,
+        /// The server's process id, to report its memory per open game.
+        #[arg(long)]
+        server_pid: Option<u32>,
+        /// Milliseconds each player thinks before moving (0: as fast as possible).
+        #[arg(long, default_value_t = 1000)]
+        think_ms: u64,
+    },
     /// Play against the engine in the terminal.
     Play {
         /// Board size, rows x columns.
@@ -405,6 +423,19 @@ pub fn run(cli: Cli) -> Result<()> {
             size,
             concurrency: thread_count(None)?,
             seed,
+        }),
+        Command::Loadtest {
+            url,
+            games,
+            moves,
+            server_pid,
+            think_ms,
+        } => crate::loadtest::run(&crate::loadtest::LoadConfig {
+            url,
+            games,
+            moves,
+            server_pid,
+            think_ms,
         }),
         Command::Play {
             size,

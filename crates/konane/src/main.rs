@@ -3,6 +3,7 @@
 mod analyze;
 mod cli;
 mod engine;
+mod loadtest;
 mod matchplay;
 mod perft;
 mod play;
