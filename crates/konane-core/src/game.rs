@@ -95,6 +95,18 @@ impl AnyPosition {
         with_position!(self, p => p.moves().collect())
     }
 
+    /// Every legal move in notation, sorted as plain strings (the order of the spec's
+    /// conformance games), for people and protocols.
+    pub fn legal_move_texts(&self) -> Vec<String> {
+        let mut texts: Vec<String> = self
+            .legal_moves()
+            .into_iter()
+            .map(|m| self.move_text(m))
+            .collect();
+        texts.sort();
+        texts
+    }
+
     /// The number of legal moves.
     pub fn count_moves(&self) -> u32 {
         with_position!(self, p => p.count_moves())

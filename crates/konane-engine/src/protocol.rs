@@ -67,16 +67,12 @@ impl Session {
                 None => Err("no move to take back".into()),
             },
             "show" => Ok(format!("position {}", self.game.position())),
-            "legal" => {
-                let pos = self.game.position();
-                let mut moves: Vec<String> = pos
-                    .legal_moves()
-                    .into_iter()
-                    .map(|m| pos.move_text(m))
-                    .collect();
-                moves.sort();
-                Ok(format!("legal {}", moves.join(" ")).trim_end().to_string())
-            }
+            "legal" => Ok(format!(
+                "legal {}",
+                self.game.position().legal_move_texts().join(" ")
+            )
+            .trim_end()
+            .to_string()),
             "go" => self.go(args, clock, out),
             "quit" => return Flow::Quit,
             other => Err(format!("unknown command '{other}'")),

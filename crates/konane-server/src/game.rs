@@ -372,15 +372,11 @@ impl StoredGame {
     pub fn view(&self, seq: i64, now: i64) -> Result<Value, ApiError> {
         let game = self.replay()?;
         let pos = game.position();
-        let mut legal: Vec<String> = if self.status == Status::Playing {
-            pos.legal_moves()
-                .into_iter()
-                .map(|m| pos.move_text(m))
-                .collect()
+        let legal = if self.status == Status::Playing {
+            pos.legal_move_texts()
         } else {
             Vec::new()
         };
-        legal.sort();
         let player = |c: Color| {
             let seat = &self.seats[color_index(c)];
             json!({

@@ -303,17 +303,6 @@ pub fn parse_position(text: &str, opening: Opening) -> Result<AnyPosition> {
     AnyPosition::parse(text, opening).with_context(|| format!("bad position \"{text}\""))
 }
 
-/// The legal moves in notation, sorted as plain strings (the order of the conformance games).
-pub fn sorted_moves(pos: &AnyPosition) -> Vec<String> {
-    let mut moves: Vec<String> = pos
-        .legal_moves()
-        .into_iter()
-        .map(|m| pos.move_text(m))
-        .collect();
-    moves.sort();
-    moves
-}
-
 /// The `--threads` value, or every core.
 fn thread_count(threads: Option<usize>) -> Result<usize> {
     match threads {
@@ -446,7 +435,7 @@ pub fn run(cli: Cli) -> Result<()> {
         } => crate::play::run(size, opening, color, level, seed),
         Command::Moves { position, opening } => {
             let pos = parse_position(&position, opening)?;
-            for m in sorted_moves(&pos) {
+            for m in pos.legal_move_texts() {
                 println!("{m}");
             }
             Ok(())

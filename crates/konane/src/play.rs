@@ -6,7 +6,6 @@ use anyhow::Result;
 use konane_core::{Color, Game, Opening, Size};
 use konane_engine::{Engine, EngineConfig, Rng, SystemClock};
 
-use crate::cli::sorted_moves;
 use crate::show::diagram;
 
 /// Plays `human` against the engine at `level` until the game ends or the input does.
@@ -39,7 +38,7 @@ pub fn run(size: Size, opening: Opening, human: Color, level: u8, seed: u64) -> 
         match line.trim() {
             "" => {}
             "quit" => return Ok(()),
-            "moves" => println!("{}", sorted_moves(&pos).join(" ")),
+            "moves" => println!("{}", pos.legal_move_texts().join(" ")),
             "undo" => {
                 // Take back the engine's reply and your move.
                 game.undo();

@@ -5,7 +5,8 @@
 //! Needs Debian's `chromium` and `chromium-driver`; without them the tests say so and pass,
 //! except under `CI=true`, where they must run.
 
-use std::io::{BufRead, BufReader};
+mod common;
+
 use std::net::TcpListener;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -60,24 +61,7 @@ fn browsers_present() -> bool {
 fn rig(tag: &str) -> Rig {
     let dir = std::env::temp_dir().join(format!("konane-browser-{tag}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let mut server = Command::new(env!("CARGO_BIN_EXE_konane"))
-        .args(["serve", "--port", "0", "--rate-limit", "0", "--data-dir"])
-        .arg(&dir)
-        .env_remove("DATABASE_URL")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    BufReader::new(server.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let base = line
-        .split_whitespace()
-        .find(|w| w.starts_with("http://"))
-        .unwrap()
-        .trim_end_matches('/')
-        .to_string();
+    let (server, base) = common::serve(&dir);
     let port = free_port();
     let chromedriver = Command::new(CHROMEDRIVER)
         .arg(format!("--port={port}"))

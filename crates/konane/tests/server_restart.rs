@@ -1,8 +1,9 @@
 //! The real `konane serve`, killed with SIGKILL mid-game and started again on the same
 //! data folder: every game goes on where it stood.
 
-use std::io::{BufRead, BufReader};
-use std::process::{Child, Command, Stdio};
+mod common;
+
+use std::process::Child;
 use std::time::Duration;
 
 use reqwest::StatusCode;
@@ -13,26 +14,8 @@ struct Running {
     base: String,
 }
 
-/// Starts `konane serve` on a free port and reads the address it prints.
 fn serve(dir: &std::path::Path) -> Running {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_konane"))
-        .args(["serve", "--port", "0", "--rate-limit", "0", "--data-dir"])
-        .arg(dir)
-        .env_remove("DATABASE_URL")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("konane serve starts");
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let base = line
-        .split_whitespace()
-        .find(|w| w.starts_with("http://"))
-        .unwrap_or_else(|| panic!("no address in {line:?}"))
-        .trim_end_matches('/')
-        .to_string();
+    let (child, base) = common::serve(dir);
     Running { child, base }
 }
 
