@@ -36,16 +36,6 @@ impl ProofTable {
         }
     }
 
-    /// Number of slots.
-    pub fn len(&self) -> usize {
-        self.slots.len()
-    }
-
-    /// Never true: a table has at least 1024 slots.
-    pub fn is_empty(&self) -> bool {
-        self.slots.is_empty()
-    }
-
     /// Two slots per key: the key's own and its neighbour.
     fn index(&self, key: u64) -> usize {
         (key as usize) & (self.slots.len() - 1) & !1

@@ -84,16 +84,6 @@ impl Table {
         }
     }
 
-    /// Number of slots.
-    pub fn len(&self) -> usize {
-        self.slots.len()
-    }
-
-    /// Never true: a table has at least 1024 slots.
-    pub fn is_empty(&self) -> bool {
-        self.slots.is_empty()
-    }
-
     /// Marks older entries as stale, so a new search replaces them first.
     pub fn new_search(&self) {
         self.generation.fetch_add(1, Ordering::Relaxed);
@@ -193,6 +183,6 @@ mod tests {
         };
         t.store(7, r);
         assert_eq!(t.probe(7), Some(r));
-        assert!(t.len().is_power_of_two() && t.len() >= 1024);
+        assert!(t.slots.len().is_power_of_two() && t.slots.len() >= 1024);
     }
 }
