@@ -333,7 +333,7 @@ async function gameScreen(id, wantsJoin) {
   }
 
   function update(next) {
-    if (state && next.seq < state.seq) return;
+    if (state && next.seq <= state.seq) return;
     if (!state || next.ply !== state.ply) positions = null;
     if (state && next.ply !== state.ply) selected = null;
     state = next;

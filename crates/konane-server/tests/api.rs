@@ -13,13 +13,10 @@ fn ply(state: &Value) -> u64 {
 #[tokio::test]
 async fn a_whole_game_against_the_engine() {
     let s = start().await;
-    let created = s
-        .create(json!({"mode": "engine", "size": "6x6", "color": "white", "level": 2}))
+    let (id, token, created) = s
+        .create_seated(json!({"mode": "engine", "size": "6x6", "color": "white", "level": 2}))
         .await;
-    let (id, token) = (
-        created["id"].as_str().unwrap(),
-        created["token"].as_str().unwrap(),
-    );
+    let (id, token) = (id.as_str(), token.as_str());
     assert_eq!(created["seat"], "white");
     let mut ws = s.socket(id).await;
     let mut state = ws.next_state(5).await;
@@ -129,11 +126,10 @@ async fn a_friend_game_is_seen_live_by_both() {
 #[tokio::test]
 async fn two_players_on_one_device_and_a_rematch() {
     let s = start().await;
-    let created = s.create(json!({"mode": "local", "size": "4x5"})).await;
-    let (id, token) = (
-        created["id"].as_str().unwrap(),
-        created["token"].as_str().unwrap(),
-    );
+    let (id, token, created) = s
+        .create_seated(json!({"mode": "local", "size": "4x5"}))
+        .await;
+    let (id, token) = (id.as_str(), token.as_str());
     assert_eq!(created["seat"], "both");
     let mut state = created["game"].clone();
     while state["status"] == "playing" {
@@ -204,13 +200,10 @@ async fn an_open_game_waits_in_the_lobby() {
 #[tokio::test]
 async fn takeback_against_the_engine_only() {
     let s = start().await;
-    let created = s
-        .create(json!({"mode": "engine", "size": "6x6", "color": "black", "level": 1}))
+    let (id, token, _) = s
+        .create_seated(json!({"mode": "engine", "size": "6x6", "color": "black", "level": 1}))
         .await;
-    let (id, token) = (
-        created["id"].as_str().unwrap(),
-        created["token"].as_str().unwrap(),
-    );
+    let (id, token) = (id.as_str(), token.as_str());
     s.play(id, Some(token), "c4", 0).await;
     let g = s.wait_for(id, 10, |g| ply(g) == 2).await;
     let (status, back) = s
@@ -418,11 +411,10 @@ async fn too_many_requests_get_429() {
 #[tokio::test]
 async fn a_double_submit_is_accepted_once() {
     let s = start().await;
-    let created = s.create(json!({"mode": "local", "size": "8x8"})).await;
-    let (id, token) = (
-        created["id"].as_str().unwrap(),
-        created["token"].as_str().unwrap(),
-    );
+    let (id, token, _) = s
+        .create_seated(json!({"mode": "local", "size": "8x8"}))
+        .await;
+    let (id, token) = (id.as_str(), token.as_str());
     for round in 0..10u64 {
         let state = s.get(id).await;
         let mv = first_legal(&state);

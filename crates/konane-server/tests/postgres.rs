@@ -86,11 +86,10 @@ async fn a_double_submit_across_instances_is_accepted_once() {
     let Some(url) = database() else { return };
     let a = start_with(0, Some(url.clone())).await;
     let b = start_with(0, Some(url)).await;
-    let created = a.create(json!({"mode": "local", "size": "8x8"})).await;
-    let (id, token) = (
-        created["id"].as_str().unwrap(),
-        created["token"].as_str().unwrap(),
-    );
+    let (id, token, _) = a
+        .create_seated(json!({"mode": "local", "size": "8x8"}))
+        .await;
+    let (id, token) = (id.as_str(), token.as_str());
     for round in 0..6u64 {
         let state = a.get(id).await;
         let mv = first_legal(&state);

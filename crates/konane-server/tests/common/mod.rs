@@ -92,6 +92,14 @@ impl TestServer {
         r.json().await.unwrap()
     }
 
+    /// Creates a game and returns its id, the creator's token and the whole answer.
+    pub async fn create_seated(&self, body: Value) -> (String, String, Value) {
+        let created = self.create(body).await;
+        let id = created["id"].as_str().expect("an id").to_string();
+        let token = created["token"].as_str().expect("a token").to_string();
+        (id, token, created)
+    }
+
     pub async fn get(&self, id: &str) -> Value {
         let r = self
             .client
@@ -156,16 +164,19 @@ impl TestServer {
         let (ws, _) = tokio_tungstenite::connect_async(url)
             .await
             .expect("websocket connects");
-        Socket(ws)
+        Socket(ws, 0)
     }
 }
 
+/// A game's socket and the sequence number of the last state read from it.
 pub struct Socket(
     tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>,
+    i64,
 );
 
 impl Socket {
-    /// The next state pushed, within `secs` seconds.
+    /// The next newer state pushed, within `secs` seconds. The state sent on connect may
+    /// also arrive as a change, so a state no newer than the last one is skipped, as pages do.
     pub async fn next_state(&mut self, secs: u64) -> Value {
         loop {
             let msg = tokio::time::timeout(Duration::from_secs(secs), self.0.next())
@@ -174,7 +185,12 @@ impl Socket {
                 .expect("the socket is open")
                 .expect("a good message");
             if let tokio_tungstenite::tungstenite::Message::Text(t) = msg {
-                return serde_json::from_str(t.as_str()).unwrap();
+                let state: Value = serde_json::from_str(t.as_str()).unwrap();
+                let seq = state["seq"].as_i64().expect("a seq");
+                if seq > self.1 {
+                    self.1 = seq;
+                    return state;
+                }
             }
         }
     }
