@@ -11,12 +11,12 @@ use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use konane_core::{Opening, Size};
+use konane_core::{AnyPosition, Opening, Size};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
 use crate::error::ApiError;
-use crate::game::{ClockState, Mode, Seat, Status, StoredGame};
+use crate::game::{ClockState, Mode, Seat, Status, StoredGame, play_error, position_view};
 use crate::time::now_ms;
 use crate::{Shared, web, ws};
 
@@ -37,6 +37,7 @@ pub fn router(state: Shared) -> Router {
         .route("/games/{id}/positions", get(positions))
         .route("/games/{id}/ws", get(socket))
         .route("/lobby", get(lobby))
+        .route("/position", post(position))
         .fallback(|| async { ApiError::NotFound("route".into()) })
         .layer(middleware::from_fn_with_state(
             Arc::clone(&state),
@@ -46,6 +47,9 @@ pub fn router(state: Shared) -> Router {
         .nest("/api", api)
         .route("/", get(web::index))
         .route("/game/{id}", get(web::index))
+        .route("/learn", get(web::index))
+        .route("/rules", get(web::index))
+        .route("/history", get(web::index))
         .fallback(web::static_file)
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .with_state(state)
@@ -134,13 +138,14 @@ fn parse_settings(req: &CreateRequest) -> Result<(Size, Opening), ApiError> {
             "{size}: games are played on boards from 4x4 to 16x16"
         )));
     }
-    let opening: Opening = req
-        .opening
-        .as_deref()
-        .unwrap_or("center-or-corner")
+    Ok((size, parse_opening(req.opening.as_deref())?))
+}
+
+/// The opening rule a request names, `center-or-corner` when it names none.
+fn parse_opening(text: Option<&str>) -> Result<Opening, ApiError> {
+    text.unwrap_or("center-or-corner")
         .parse()
-        .map_err(|e: konane_core::OpeningError| ApiError::BadRequest(e.to_string()))?;
-    Ok((size, opening))
+        .map_err(|e: konane_core::OpeningError| ApiError::BadRequest(e.to_string()))
 }
 
 fn clean_name(name: Option<String>) -> Option<String> {
@@ -512,6 +517,32 @@ async fn positions(
         list.push(pos.to_string());
     }
     Ok(Json(json!({ "positions": list })))
+}
+
+#[derive(Deserialize)]
+struct PositionRequest {
+    position: String,
+    opening: Option<String>,
+    #[serde(rename = "move")]
+    text: Option<String>,
+}
+
+/// Any position's legal moves, and optionally one move played on it: the tutorial's and
+/// the rules page's boards, judged by the same rules as a game.
+async fn position(
+    body: Result<Json<PositionRequest>, JsonRejection>,
+) -> Result<Json<Value>, ApiError> {
+    let Json(req) = body?;
+    let opening = parse_opening(req.opening.as_deref())?;
+    let mut pos = AnyPosition::parse(&req.position, opening)
+        .map_err(|e| ApiError::BadRequest(format!("position: {e}")))?;
+    let Some(text) = req.text else {
+        return Ok(Json(position_view(&pos)));
+    };
+    let m = pos.play_text(&text).map_err(play_error)?;
+    let mut view = position_view(&pos);
+    view["played"] = json!(pos.move_text(m));
+    Ok(Json(view))
 }
 
 async fn socket(

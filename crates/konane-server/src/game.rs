@@ -208,10 +208,7 @@ impl StoredGame {
                 "the game is over: time ran out",
             ));
         }
-        let m = game.play_text(text).map_err(|e| match e {
-            konane_core::PlayError::Notation(n) => ApiError::BadMove(n.to_string()),
-            konane_core::PlayError::Illegal(i) => ApiError::IllegalMove(i.to_string()),
-        })?;
+        let m = game.play_text(text).map_err(play_error)?;
         self.moves.push(game.size().move_text(m).to_string());
         if let Some(clock) = &mut self.clock {
             let i = color_index(mover);
@@ -386,11 +383,7 @@ impl StoredGame {
                 "seated": seat.engine || seat.token.is_some(),
             })
         };
-        let phase = match pos.phase() {
-            Phase::BlackRemoval => "black-removal",
-            Phase::WhiteRemoval => "white-removal",
-            Phase::Jumping => "jumping",
-        };
+        let phase = phase_name(pos.phase());
         let mut state = json!({
             "id": self.id,
             "size": self.size,
@@ -430,4 +423,35 @@ impl StoredGame {
         }
         Ok(state)
     }
+}
+
+/// The phase as the API spells it.
+pub fn phase_name(phase: Phase) -> &'static str {
+    match phase {
+        Phase::BlackRemoval => "black-removal",
+        Phase::WhiteRemoval => "white-removal",
+        Phase::Jumping => "jumping",
+    }
+}
+
+/// A refused move as the API reports it: 400 for bad notation, 422 for a rule broken.
+pub fn play_error(e: konane_core::PlayError) -> ApiError {
+    match e {
+        konane_core::PlayError::Notation(n) => ApiError::BadMove(n.to_string()),
+        konane_core::PlayError::Illegal(i) => ApiError::IllegalMove(i.to_string()),
+    }
+}
+
+/// A position outside any game, as the tutorial and the rules page see it: its legal
+/// moves, and who has won when the side to move has none.
+pub fn position_view(pos: &AnyPosition) -> Value {
+    json!({
+        "position": pos.to_string(),
+        "size": pos.size().to_string(),
+        "opening": pos.opening().to_string(),
+        "turn": pos.turn().name(),
+        "phase": phase_name(pos.phase()),
+        "legal_moves": pos.legal_move_texts(),
+        "winner": pos.winner().map(Color::name),
+    })
 }

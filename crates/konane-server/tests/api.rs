@@ -448,3 +448,77 @@ async fn a_clock_runs_out_while_nobody_is_there() {
     assert_eq!(over["result"]["reason"], "black ran out of time");
     assert_eq!(over["clock"]["black_ms"], 0);
 }
+
+#[tokio::test]
+async fn any_position_is_judged_by_the_rules() {
+    let s = start().await;
+    let ask = |body: Value| {
+        let r = s.client.post(s.url("/api/position")).json(&body).send();
+        async move {
+            let r = r.await.unwrap();
+            (r.status(), r.json::<Value>().await.unwrap())
+        }
+    };
+    let start8 = "bwbwbwbw/wbwbwbwb/bwbwbwbw/wbwbwbwb/bwbwbwbw/wbwbwbwb/bwbwbwbw/wbwbwbwb b";
+    let (status, view) = ask(json!({ "position": start8 })).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(view["phase"], "black-removal");
+    assert_eq!(view["legal_moves"], json!(["a8", "d5", "e4", "h1"]));
+    let (_, view) = ask(json!({ "position": start8, "opening": "center" })).await;
+    assert_eq!(view["legal_moves"], json!(["d5", "e4"]));
+
+    let (status, view) = ask(json!({ "position": start8, "move": "E4" })).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(view["played"], "e4");
+    assert_eq!(view["turn"], "white");
+    assert_eq!(view["legal_moves"], json!(["d4", "e3", "e5", "f4"]));
+
+    // A jump that ends the game: White has nothing left to jump.
+    let (_, view) = ask(json!({ "position": "bw../..../..../.... b", "move": "a4-c4" })).await;
+    assert_eq!(view["position"], "..b./..../..../.... w");
+    assert_eq!(view["winner"], "black");
+    assert_eq!(view["legal_moves"], json!([]));
+
+    let cases = [
+        (
+            json!({ "position": "bwb/wb b" }),
+            StatusCode::BAD_REQUEST,
+            "bad_request",
+            "row 2",
+        ),
+        (
+            json!({ "position": start8, "opening": "edge" }),
+            StatusCode::BAD_REQUEST,
+            "bad_request",
+            "edge",
+        ),
+        (
+            json!({ "position": start8, "move": "z9" }),
+            StatusCode::BAD_REQUEST,
+            "bad_move",
+            "z9",
+        ),
+        (
+            json!({ "position": start8, "move": "b8" }),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "illegal_move",
+            "b8",
+        ),
+        (
+            json!({ "move": "e4" }),
+            StatusCode::BAD_REQUEST,
+            "bad_request",
+            "position",
+        ),
+    ];
+    for (body, status, code, mentions) in cases {
+        let (got, answer) = ask(body.clone()).await;
+        assert_eq!(
+            (got, answer["error"].as_str()),
+            (status, Some(code)),
+            "{body}"
+        );
+        let message = answer["message"].as_str().unwrap_or_default();
+        assert!(message.contains(mentions), "{body}: {message}");
+    }
+}

@@ -1,0 +1,414 @@
+//! The browser tests' rig: the real `konane serve`, chromedriver, fresh Chromium profiles,
+//! and the small helpers every browser test uses (waiting for a status, clicking a move,
+//! screenshots, the browser's console log).
+
+#![allow(dead_code)]
+
+use std::net::TcpListener;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use fantoccini::wd::WebDriverCompatibleCommand;
+use fantoccini::{Client, ClientBuilder, Locator};
+use serde_json::{Value, json};
+
+use super::common;
+
+const CHROMIUM: &str = "/usr/bin/chromium";
+const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
+
+struct Killed(Child);
+
+impl Drop for Killed {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// Everything one test needs: the server, chromedriver, and a folder for browser profiles.
+pub struct Rig {
+    pub base: String,
+    driver: String,
+    dir: std::path::PathBuf,
+    _server: Killed,
+    _chromedriver: Killed,
+}
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+pub fn browsers_present() -> bool {
+    let present =
+        std::path::Path::new(CHROMIUM).exists() && std::path::Path::new(CHROMEDRIVER).exists();
+    if !present {
+        assert!(
+            std::env::var("CI").as_deref() != Ok("true"),
+            "chromium and chromedriver must be installed in CI: the browser tests may not be skipped"
+        );
+        eprintln!(
+            "SKIPPED: browser tests need {CHROMIUM} and {CHROMEDRIVER} (apt-get install chromium chromium-driver)"
+        );
+    }
+    present
+}
+
+pub fn rig(tag: &str) -> Rig {
+    let dir = std::env::temp_dir().join(format!("konane-browser-{tag}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (server, base) = common::serve(&dir);
+    let port = free_port();
+    let chromedriver = Command::new(CHROMEDRIVER)
+        .arg(format!("--port={port}"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(Instant::now() < deadline, "chromedriver did not start");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    Rig {
+        base,
+        driver: format!("http://127.0.0.1:{port}"),
+        dir,
+        _server: Killed(server),
+        _chromedriver: Killed(chromedriver),
+    }
+}
+
+impl Rig {
+    /// A fresh browser (its own profile, so its own seat tokens) at `width` x `height`.
+    pub async fn browser(&self, name: &str, width: u32, height: u32) -> Client {
+        let profile = self.dir.join(name);
+        std::fs::create_dir_all(&profile).unwrap();
+        let caps = json!({
+            "browserName": "chrome",
+            "goog:chromeOptions": {
+                "binary": CHROMIUM,
+                "args": ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                         "--no-first-run", "--disable-background-networking", "--disable-component-update",
+                         "--disable-sync", format!("--user-data-dir={}", profile.display()),
+                         format!("--window-size={width},{height}")]
+            },
+            "goog:loggingPrefs": { "browser": "ALL" }
+        });
+        let caps = caps.as_object().unwrap().clone().into_iter().collect();
+        ClientBuilder::rustls()
+            .expect("a TLS setup")
+            .capabilities(caps)
+            .connect(&self.driver)
+            .await
+            .expect("chromedriver gives a session")
+    }
+}
+
+impl Drop for Rig {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+pub async fn attr(c: &Client, css: &str, name: &str) -> Option<String> {
+    let e = c.find(Locator::Css(css)).await.ok()?;
+    e.attr(name).await.ok().flatten()
+}
+
+pub async fn text(c: &Client, css: &str) -> String {
+    match c.find(Locator::Css(css)).await {
+        Ok(e) => e.text().await.unwrap_or_default(),
+        Err(_) => String::new(),
+    }
+}
+
+pub async fn moves(c: &Client) -> Vec<String> {
+    let mut out = Vec::new();
+    for e in c
+        .find_all(Locator::Css("[data-movelist] [data-move]"))
+        .await
+        .unwrap_or_default()
+    {
+        out.push(e.attr("data-move").await.ok().flatten().unwrap_or_default());
+    }
+    out
+}
+
+/// Waits until the status line says `wanted` (one of its `data-status` values).
+pub async fn wait_status(c: &Client, wanted: &[&str], secs: u64) -> String {
+    let deadline = Instant::now() + Duration::from_secs(secs);
+    loop {
+        if let Some(s) = attr(c, "[data-status]", "data-status").await
+            && wanted.contains(&s.as_str())
+        {
+            return s;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "status never became {wanted:?}: {}",
+            text(c, "[data-status]").await
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// Makes one move by clicking: a removal, or a stone and then its first landing square.
+pub async fn click_a_move(c: &Client) {
+    if let Ok(e) = c.find(Locator::Css("[data-action=remove]")).await {
+        e.click().await.unwrap();
+        return;
+    }
+    c.find(Locator::Css("[data-action=select]"))
+        .await
+        .expect("a stone to move")
+        .click()
+        .await
+        .unwrap();
+    c.find(Locator::Css("[data-action=target]"))
+        .await
+        .expect("a landing square")
+        .click()
+        .await
+        .unwrap();
+}
+
+/// Clicks moves whenever it is this browser's turn, until the game ends.
+pub async fn play_to_the_end(c: &Client, secs: u64) {
+    loop {
+        let before = moves(c).await.len();
+        if wait_status(c, &["your-move", "finished"], secs).await == "finished" {
+            return;
+        }
+        click_a_move(c).await;
+        let deadline = Instant::now() + Duration::from_secs(secs);
+        while moves(c).await.len() == before {
+            assert!(Instant::now() < deadline, "the move did not register");
+            tokio::time::sleep(Duration::from_millis(30)).await;
+        }
+    }
+}
+
+pub async fn click(c: &Client, css: &str) {
+    c.find(Locator::Css(css))
+        .await
+        .unwrap_or_else(|_| panic!("no {css}"))
+        .click()
+        .await
+        .unwrap();
+}
+
+pub async fn screenshot(c: &Client, name: &str) {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/screenshots");
+    std::fs::create_dir_all(&dir).unwrap();
+    let png = c.screenshot().await.unwrap();
+    std::fs::write(dir.join(format!("{name}.png")), png).unwrap();
+}
+
+/// Sets an option of the start screen's "Options" fold.
+pub async fn set_option(c: &Client, name: &str, value: &str) {
+    c.find(Locator::Css(".options summary"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .ok();
+    let js = format!(
+        "const s = document.querySelector('[data-option={name}]'); s.value = '{value}'; s.dispatchEvent(new Event('change', {{bubbles: true}}));"
+    );
+    c.execute(&js, vec![]).await.unwrap();
+}
+
+/// The browser console's log since the last call (chromedriver's `se/log`).
+#[derive(Debug)]
+struct BrowserLog;
+
+impl WebDriverCompatibleCommand for BrowserLog {
+    fn endpoint(
+        &self,
+        base: &url::Url,
+        session: Option<&str>,
+    ) -> Result<url::Url, url::ParseError> {
+        base.join(&format!("session/{}/se/log", session.unwrap_or_default()))
+    }
+
+    fn method_and_body(&self, _: &url::Url) -> (http::Method, Option<String>) {
+        (http::Method::POST, Some(r#"{"type": "browser"}"#.into()))
+    }
+}
+
+/// Fails when the page wrote an error to the console since the last call.
+pub async fn assert_no_console_errors(c: &Client, what: &str) {
+    let log = c
+        .issue_cmd(BrowserLog)
+        .await
+        .expect("chromedriver gives the console log");
+    let errors: Vec<&Value> = log
+        .as_array()
+        .map(|entries| {
+            entries
+                .iter()
+                .filter(|e| e["level"] == "SEVERE" || e["level"] == "WARNING")
+                .collect()
+        })
+        .unwrap_or_default();
+    assert!(
+        errors.is_empty(),
+        "{what}: the console has errors: {errors:#?}"
+    );
+}
+
+/// Waits until `css` finds an element, and returns it.
+pub async fn wait_for(c: &Client, css: &str, secs: u64) -> fantoccini::elements::Element {
+    let what = || format!("{css} never appeared");
+    eventually(secs, what, || async {
+        c.find(Locator::Css(css)).await.ok()
+    })
+    .await
+}
+
+/// Presses keys (characters or `fantoccini::key::Key` codes) on whatever has the focus.
+pub async fn press(c: &Client, keys: &str) {
+    use fantoccini::actions::{InputSource, KeyAction, KeyActions};
+    let mut actions = KeyActions::new("keyboard".into());
+    for ch in keys.chars() {
+        actions = actions
+            .then(KeyAction::Down { value: ch })
+            .then(KeyAction::Up { value: ch });
+    }
+    c.perform_actions(actions).await.expect("keys pressed");
+}
+
+/// Whether the focused element matches `css`.
+pub async fn focused(c: &Client, css: &str) -> bool {
+    c.execute(
+        "return !!document.activeElement && document.activeElement.matches(arguments[0]);",
+        vec![json!(css)],
+    )
+    .await
+    .ok()
+    .and_then(|v| v.as_bool())
+    .unwrap_or(false)
+}
+
+/// Presses Tab (or Shift+Tab) until the focus is on `css`, as a keyboard user would.
+pub async fn tab_to(c: &Client, css: &str, backwards: bool) {
+    use fantoccini::key::Key;
+    for _ in 0..80 {
+        if focused(c, css).await {
+            return;
+        }
+        if backwards {
+            use fantoccini::actions::{InputSource, KeyAction, KeyActions};
+            let shift = (*Key::Shift).chars().next().unwrap();
+            let tab = (*Key::Tab).chars().next().unwrap();
+            let keys = KeyActions::new("keyboard".into())
+                .then(KeyAction::Down { value: shift })
+                .then(KeyAction::Down { value: tab })
+                .then(KeyAction::Up { value: tab })
+                .then(KeyAction::Up { value: shift });
+            c.perform_actions(keys).await.unwrap();
+        } else {
+            press(c, &Key::Tab).await;
+        }
+    }
+    panic!("Tab never reached {css}");
+}
+
+/// Drags with the mouse from the middle of one square to the middle of another.
+pub async fn drag(c: &Client, from: &str, to: &str) {
+    use fantoccini::actions::{InputSource, MOUSE_BUTTON_LEFT, MouseActions, PointerAction};
+    let centre = |name: &str| {
+        let name = name.to_string();
+        async move {
+            let v = c
+                .execute(
+                    "const r = document.querySelector(`[data-square=\"${arguments[0]}\"]`).getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2];",
+                    vec![json!(name)],
+                )
+                .await
+                .unwrap();
+            (v[0].as_f64().unwrap(), v[1].as_f64().unwrap())
+        }
+    };
+    let (x0, y0) = centre(from).await;
+    let (x1, y1) = centre(to).await;
+    let step = Some(Duration::from_millis(150));
+    let mouse = MouseActions::new("mouse".into())
+        .then(PointerAction::MoveTo {
+            duration: None,
+            x: x0,
+            y: y0,
+        })
+        .then(PointerAction::Down {
+            button: MOUSE_BUTTON_LEFT,
+        })
+        .then(PointerAction::MoveTo {
+            duration: step,
+            x: (x0 + x1) / 2.0,
+            y: (y0 + y1) / 2.0,
+        })
+        .then(PointerAction::MoveTo {
+            duration: step,
+            x: x1,
+            y: y1,
+        })
+        .then(PointerAction::Up {
+            button: MOUSE_BUTTON_LEFT,
+        });
+    c.perform_actions(mouse)
+        .await
+        .expect("the drag is performed");
+}
+
+/// The strings of one language, as the page has them.
+pub fn strings(code: &str) -> serde_json::Map<String, Value> {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join(format!("../../web/i18n/{code}.json"));
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+/// Chooses a language with the header's switch.
+pub async fn choose_language(c: &Client, code: &str) {
+    wait_for(c, "[data-language]", 10).await;
+    c.execute(
+        "const s = document.querySelector('[data-language]'); s.value = arguments[0]; s.dispatchEvent(new Event('change', {bubbles: true}));",
+        vec![json!(code)],
+    )
+    .await
+    .unwrap();
+    let what = || format!("the language never became {code}");
+    eventually(5, what, || async {
+        (attr(c, "html", "lang").await.as_deref() == Some(code)).then_some(())
+    })
+    .await;
+}
+
+/// Waits until nothing matches `css`.
+pub async fn wait_gone(c: &Client, css: &str) {
+    let what = || format!("{css} stayed");
+    eventually(5, what, || async {
+        c.find(Locator::Css(css)).await.is_err().then_some(())
+    })
+    .await;
+}
+
+/// Polls `check` every 30 ms until it gives `Some`, or fails after `secs` saying `what`.
+pub async fn eventually<T, F, Fut>(secs: u64, what: impl Fn() -> String, mut check: F) -> T
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = Option<T>>,
+{
+    let deadline = Instant::now() + Duration::from_secs(secs);
+    loop {
+        if let Some(found) = check().await {
+            return found;
+        }
+        assert!(Instant::now() < deadline, "{}", what());
+        tokio::time::sleep(Duration::from_millis(30)).await;
+    }
+}
