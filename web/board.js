@@ -100,7 +100,10 @@ export class Board {
     const svg = this.svg;
     svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
     svg.setAttribute("aria-label", view.label ?? t("board.label", { rows, cols }));
-    if (view.interactive === false) svg.removeAttribute("tabindex");
+    // A picture (rules, history) is one image with its caption; a board to play is a grid.
+    const picture = view.interactive === false;
+    svg.setAttribute("role", picture ? "img" : "grid");
+    if (picture) svg.removeAttribute("tabindex");
     else svg.setAttribute("tabindex", "0");
     svg.replaceChildren();
     const defs = el("defs", {}, svg);
@@ -126,7 +129,7 @@ export class Board {
     }
     const names = [];
     for (let sr = 0; sr < rows; sr++) {
-      const row = el("g", { role: "row" }, svg);
+      const row = el("g", picture ? {} : { role: "row" }, svg);
       for (let sc = 0; sc < cols; sc++) {
         const name = this.nameAt(sr, sc);
         names.push(name);
@@ -135,7 +138,11 @@ export class Board {
         const action = view.selected === name ? "selected" : view.actions?.get(name);
         const x = MARGIN + sc * CELL;
         const y = MARGIN + sr * CELL;
-        const g = el("g", { "data-square": name, role: "gridcell", id: `${this.id}-${name}`, "aria-label": describe(name, stone, action) }, row);
+        const g = el("g", { "data-square": name, id: `${this.id}-${name}` }, row);
+        if (!picture) {
+          g.setAttribute("role", "gridcell");
+          g.setAttribute("aria-label", describe(name, stone, action));
+        }
         if (action) g.setAttribute("data-action", action === "selected" ? "select" : action);
         if (action === "selected") g.setAttribute("aria-selected", "true");
         const classes = ["square"];

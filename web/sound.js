@@ -30,7 +30,8 @@ function knock(at, pitch) {
 
 /** Plays the sound of a move that captures `captures` stones (0 for a removal). */
 export function play(captures) {
-  if (muted() || typeof AudioContext === "undefined") return;
+  // Browsers refuse sound before the player has touched the page (and say so in the console).
+  if (muted() || typeof AudioContext === "undefined" || !navigator.userActivation?.hasBeenActive) return;
   context ??= new AudioContext();
   if (context.state === "suspended") context.resume().catch(() => {});
   const now = context.currentTime + 0.01;

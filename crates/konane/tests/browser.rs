@@ -188,3 +188,68 @@ async fn two_players_one_device_a_reload_and_an_illegal_click() {
     assert_no_console_errors(&c, "two players on one device").await;
     c.close().await.unwrap();
 }
+
+#[tokio::test]
+async fn the_lobby_and_watching_the_computer_play_to_the_end() {
+    if !browsers_present() {
+        return;
+    }
+    let rig = rig("lobby");
+    // Watching: the computer plays both sides to the end, live, on a phone.
+    let watcher = rig.browser("watcher", 390, 844).await;
+    watcher.goto(&format!("{}/", rig.base)).await.unwrap();
+    set_option(&watcher, "size", "6x6").await;
+    set_option(&watcher, "level", "1").await;
+    click(&watcher, "[data-start=watch]").await;
+    wait_status(&watcher, &["finished"], 60).await;
+    assert!(moves(&watcher).await.len() >= 3);
+    assert!(
+        text(&watcher, "[data-end]")
+            .await
+            .contains("has no move left")
+    );
+    screenshot(&watcher, "watch-phone").await;
+    assert_no_console_errors(&watcher, "watching").await;
+
+    // The lobby: one player opens a game, another finds it in the list and joins.
+    let host = rig.browser("host", 1280, 900).await;
+    host.goto(&format!("{}/", rig.base)).await.unwrap();
+    set_option(&host, "size", "4x4").await;
+    click(&host, "[data-start=open]").await;
+    wait_status(&host, &["waiting"], 10).await;
+    let guest = rig.browser("guest", 390, 844).await;
+    guest.goto(&format!("{}/", rig.base)).await.unwrap();
+    wait_for(&guest, "[data-lobby] button", 10)
+        .await
+        .click()
+        .await
+        .unwrap();
+    wait_status(&guest, &["your-move", "their-move"], 10).await;
+    loop {
+        let a = attr(&host, "[data-status]", "data-status").await;
+        let b = attr(&guest, "[data-status]", "data-status").await;
+        match (a.as_deref(), b.as_deref()) {
+            (Some("finished"), Some("finished")) => break,
+            (Some("your-move"), _) => play_one(&host).await,
+            (_, Some("your-move")) => play_one(&guest).await,
+            _ => tokio::time::sleep(Duration::from_millis(30)).await,
+        }
+    }
+    assert_eq!(moves(&host).await, moves(&guest).await);
+    assert_no_console_errors(&host, "lobby host").await;
+    assert_no_console_errors(&guest, "lobby guest").await;
+    for c in [watcher, host, guest] {
+        c.close().await.unwrap();
+    }
+}
+
+/// One move by clicking, waiting until the move list has it.
+async fn play_one(c: &fantoccini::Client) {
+    let before = moves(c).await.len();
+    click_a_move(c).await;
+    let what = || "the move did not register".to_string();
+    eventually(5, what, || async {
+        (moves(c).await.len() > before).then_some(())
+    })
+    .await;
+}

@@ -1,7 +1,8 @@
 //! Learning and reach, in a real headless Chromium against the real `konane serve`: the
 //! tutorial walked through to its first game in English, German and Czech; a whole game
 //! played with the keyboard alone, its moves announced; every screen in German and Czech;
-//! and axe-core's accessibility check of every page (axe is loaded by the test, never by
+//! jumps animated unless reduced motion is asked for; the sound switch; and axe-core's
+//! accessibility check of every page in the light and the dark theme (axe is loaded by the test, never by
 //! the page: `npm ci --prefix crates/konane/tests/axe` fetches it).
 //!
 //! Needs Debian's `chromium` and `chromium-driver`; without them the tests say so and pass,
@@ -369,14 +370,17 @@ async fn every_page_passes_axe() {
     let rig = rig("axe");
     for (name, w, h) in [("desktop", 1280, 900), ("phone", 390, 844)] {
         let c = rig.browser(&format!("axe-{name}"), w, h).await;
-        c.goto(&format!("{}/", rig.base)).await.unwrap();
-        wait_for(&c, "[data-start=engine]", 5).await;
-        check_accessibility(&c, &axe, "start").await;
-        for page in ["learn", "rules", "history"] {
-            c.goto(&format!("{}/{page}", rig.base)).await.unwrap();
-            wait_for(&c, "main h1", 5).await;
-            wait_for(&c, ".board [data-square]", 5).await;
-            check_accessibility(&c, &axe, page).await;
+        for scheme in ["light", "dark"] {
+            c.goto(&format!("{}/", rig.base)).await.unwrap();
+            emulate(&c, scheme, "no-preference").await;
+            wait_for(&c, "[data-start=engine]", 5).await;
+            check_accessibility(&c, &axe, &format!("start, {scheme}")).await;
+            for page in ["learn", "rules", "history"] {
+                c.goto(&format!("{}/{page}", rig.base)).await.unwrap();
+                wait_for(&c, "main h1", 5).await;
+                wait_for(&c, ".board [data-square]", 5).await;
+                check_accessibility(&c, &axe, &format!("{page}, {scheme}")).await;
+            }
         }
         c.goto(&format!("{}/", rig.base)).await.unwrap();
         set_option(&c, "size", "6x6").await;
@@ -390,8 +394,75 @@ async fn every_page_passes_axe() {
             }
         }
         click(&c, "[data-action=select]").await;
-        check_accessibility(&c, &axe, "game").await;
+        for scheme in ["light", "dark"] {
+            emulate(&c, scheme, "no-preference").await;
+            check_accessibility(&c, &axe, &format!("game, {scheme}")).await;
+        }
+        screenshot(&c, &format!("game-dark-{name}")).await;
         assert_no_console_errors(&c, "axe pages").await;
         c.close().await.unwrap();
     }
+}
+
+/// Makes the next move of a two-player game by clicking, and says what the board showed
+/// right after it: whether a stone was travelling or fading.
+async fn move_and_look(c: &Client) -> bool {
+    let before = moves(c).await.len();
+    click_a_move(c).await;
+    eventually(
+        5,
+        || "the move did not register".into(),
+        || async { (moves(c).await.len() > before).then_some(()) },
+    )
+    .await;
+    c.execute(
+        "return document.querySelectorAll('.board .travelling, .board .fading').length > 0;",
+        vec![],
+    )
+    .await
+    .unwrap()
+        == json!(true)
+}
+
+#[tokio::test]
+async fn jumps_move_unless_reduced_motion_and_sound_can_be_muted() {
+    if !browsers_present() {
+        return;
+    }
+    let rig = rig("motion");
+    let c = rig.browser("motion", 1280, 900).await;
+    c.goto(&format!("{}/", rig.base)).await.unwrap();
+    wait_for(&c, "[data-mute]", 5).await;
+    // The sound switch: on by default, off when pressed, and still off after a reload.
+    assert_eq!(
+        attr(&c, "[data-mute]", "aria-pressed").await.as_deref(),
+        Some("true")
+    );
+    click(&c, "[data-mute]").await;
+    assert_eq!(
+        attr(&c, "[data-mute]", "aria-pressed").await.as_deref(),
+        Some("false")
+    );
+    c.refresh().await.unwrap();
+    wait_for(&c, "[data-mute][aria-pressed=false]", 5).await;
+    click(&c, "[data-mute]").await;
+
+    set_option(&c, "size", "6x6").await;
+    click(&c, "[data-start=local]").await;
+    wait_status(&c, &["your-move"], 10).await;
+    emulate(&c, "light", "reduce").await;
+    assert!(
+        !move_and_look(&c).await,
+        "a removal faded although motion is reduced"
+    );
+    emulate(&c, "light", "no-preference").await;
+    assert!(move_and_look(&c).await, "the removed stone did not fade");
+    assert!(move_and_look(&c).await, "the first jump did not travel");
+    emulate(&c, "light", "reduce").await;
+    assert!(
+        !move_and_look(&c).await,
+        "a jump travelled although motion is reduced"
+    );
+    assert_no_console_errors(&c, "motion").await;
+    c.close().await.unwrap();
 }

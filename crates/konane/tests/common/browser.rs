@@ -412,3 +412,38 @@ where
         tokio::time::sleep(Duration::from_millis(30)).await;
     }
 }
+
+/// A Chrome DevTools command through chromedriver (`goog/cdp/execute`).
+#[derive(Debug)]
+struct Cdp(Value);
+
+impl WebDriverCompatibleCommand for Cdp {
+    fn endpoint(
+        &self,
+        base: &url::Url,
+        session: Option<&str>,
+    ) -> Result<url::Url, url::ParseError> {
+        base.join(&format!(
+            "session/{}/goog/cdp/execute",
+            session.unwrap_or_default()
+        ))
+    }
+
+    fn method_and_body(&self, _: &url::Url) -> (http::Method, Option<String>) {
+        (http::Method::POST, Some(self.0.to_string()))
+    }
+}
+
+/// Makes the page see the given `prefers-color-scheme` and `prefers-reduced-motion`.
+pub async fn emulate(c: &Client, scheme: &str, motion: &str) {
+    let features = json!([
+        { "name": "prefers-color-scheme", "value": scheme },
+        { "name": "prefers-reduced-motion", "value": motion },
+    ]);
+    c.issue_cmd(Cdp(json!({
+        "cmd": "Emulation.setEmulatedMedia",
+        "params": { "features": features },
+    })))
+    .await
+    .expect("chromedriver emulates media features");
+}
