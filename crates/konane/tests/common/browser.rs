@@ -86,6 +86,17 @@ pub fn rig(tag: &str) -> Rig {
 impl Rig {
     /// A fresh browser (its own profile, so its own seat tokens) at `width` x `height`.
     pub async fn browser(&self, name: &str, width: u32, height: u32) -> Client {
+        self.browser_speaking(name, width, height, "en-US").await
+    }
+
+    /// A fresh browser whose preferred language is `language` (`navigator.languages`).
+    pub async fn browser_speaking(
+        &self,
+        name: &str,
+        width: u32,
+        height: u32,
+        language: &str,
+    ) -> Client {
         let profile = self.dir.join(name);
         std::fs::create_dir_all(&profile).unwrap();
         let caps = json!({
@@ -95,7 +106,8 @@ impl Rig {
                 "args": ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
                          "--no-first-run", "--disable-background-networking", "--disable-component-update",
                          "--disable-sync", format!("--user-data-dir={}", profile.display()),
-                         format!("--window-size={width},{height}")]
+                         format!("--window-size={width},{height}"), format!("--lang={language}")],
+                "prefs": { "intl.accept_languages": language }
             },
             "goog:loggingPrefs": { "browser": "ALL" }
         });
@@ -194,12 +206,7 @@ pub async fn play_to_the_end(c: &Client, secs: u64) {
 }
 
 pub async fn click(c: &Client, css: &str) {
-    c.find(Locator::Css(css))
-        .await
-        .unwrap_or_else(|_| panic!("no {css}"))
-        .click()
-        .await
-        .unwrap();
+    wait_for(c, css, 10).await.click().await.unwrap();
 }
 
 pub async fn screenshot(c: &Client, name: &str) {
@@ -211,12 +218,8 @@ pub async fn screenshot(c: &Client, name: &str) {
 
 /// Sets an option of the start screen's "Options" fold.
 pub async fn set_option(c: &Client, name: &str, value: &str) {
-    c.find(Locator::Css(".options summary"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .ok();
+    // The start screen draws itself once its strings have loaded.
+    wait_for(c, ".options summary", 10).await.click().await.ok();
     let js = format!(
         "const s = document.querySelector('[data-option={name}]'); s.value = '{value}'; s.dispatchEvent(new Event('change', {{bubbles: true}}));"
     );
