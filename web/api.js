@@ -24,7 +24,7 @@ export function remember(id, token, seat) {
   localStorage.setItem(TOKENS, JSON.stringify(all));
 }
 
-export class ApiError extends Error {
+class ApiError extends Error {
   constructor(status, body) {
     super(body?.message || `request failed (${status})`);
     this.status = status;
@@ -58,7 +58,12 @@ export const api = {
   takeback: (id) => request("POST", `/api/games/${id}/takeback`, undefined, tokenFor(id)),
   positions: (id) => request("GET", `/api/games/${id}/positions`),
   lobby: () => request("GET", "/api/lobby"),
-  record: async (id) => (await fetch(`/api/games/${id}/record`)).text(),
+  position: (position, opening, move) => request("POST", "/api/position", { position, opening, move }),
+  record: async (id) => {
+    const r = await fetch(`/api/games/${id}/record`);
+    if (!r.ok) throw new ApiError(r.status, null);
+    return r.text();
+  },
 };
 
 // A socket that reconnects by itself; `onState` gets every state, `onLink` true/false.
@@ -66,7 +71,9 @@ export function live(id, onState, onLink) {
   let socket = null;
   let closed = false;
   let delay = 250;
+  let retry = null;
   const open = () => {
+    if (closed) return;
     const scheme = location.protocol === "https:" ? "wss" : "ws";
     socket = new WebSocket(`${scheme}://${location.host}/api/games/${id}/ws`);
     socket.onopen = () => {
@@ -77,13 +84,14 @@ export function live(id, onState, onLink) {
     socket.onclose = () => {
       if (closed) return;
       onLink(false);
-      setTimeout(open, delay);
+      retry = setTimeout(open, delay);
       delay = Math.min(delay * 2, 5000);
     };
   };
   open();
   return () => {
     closed = true;
+    clearTimeout(retry);
     socket?.close();
   };
 }

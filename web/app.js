@@ -11,21 +11,22 @@ import { startScreen } from "./start.js";
 
 const app = document.getElementById("app");
 let cleanup = () => {};
+let routes = 0;
 
 function header() {
   const here = location.pathname;
   const link = (path, key) => h("a", { href: path, "data-nav-link": key, "aria-current": here === path ? "page" : null }, t(`nav.${key}`));
-  const sound = h("button", { type: "button", class: "mute", "data-mute": "", "aria-pressed": String(!muted()) }, t(muted() ? "sound.off" : "sound.on"));
+  const sound = h("button", { type: "button", class: "mute", "data-mute": "", "aria-pressed": String(!muted()) }, t("sound.label"));
   sound.addEventListener("click", () => {
     setMuted(!muted());
-    sound.textContent = t(muted() ? "sound.off" : "sound.on");
     sound.setAttribute("aria-pressed", String(!muted()));
   });
   const choose = h("select", { "data-language": "", "aria-label": t("nav.language") },
     Object.entries(LANGUAGES).map(([code, name]) => h("option", { value: code, lang: code, selected: code === language() }, name)));
   choose.addEventListener("change", async () => {
     await setLanguage(choose.value);
-    route();
+    await route();
+    document.querySelector("[data-language]")?.focus();
   });
   document.getElementById("top").replaceChildren(
     h("a", { class: "skip", href: "#app" }, t("nav.skip")),
@@ -34,33 +35,47 @@ function header() {
     h("div", { class: "tools" }, choose, sound));
 }
 
+const GAME = /^\/game\/([a-z0-9]+)$/;
+const PAGES = { "/": startScreen, "/learn": learnScreen, "/rules": rulesPage, "/history": historyPage };
+
+function notFound() {
+  document.title = "Kōnane";
+  app.replaceChildren(h("div", { class: "start" }, h("h1", {}, t("page.not-found")), h("a", { href: "/" }, t("end.new-game"))));
+}
+
 async function route() {
   cleanup();
   cleanup = () => {};
+  const mine = ++routes;
   header();
   const path = location.pathname;
-  const game = path.match(/^\/game\/([a-z0-9]+)$/);
-  if (game) cleanup = await gameScreen(app, game[1], new URLSearchParams(location.search).has("join"), go);
-  else if (path === "/learn") cleanup = await learnScreen(app, go);
-  else if (path === "/rules") await rulesPage(app);
-  else if (path === "/history") await historyPage(app);
-  else await startScreen(app, go);
+  const game = path.match(GAME);
+  let stop = null;
+  if (game) stop = await gameScreen(app, game[1], new URLSearchParams(location.search).has("join"), go);
+  else if (path in PAGES) stop = await PAGES[path](app, go);
+  else notFound();
+  // A newer route started while this one loaded: this screen is already gone.
+  if (mine !== routes) stop?.();
+  else if (stop) cleanup = stop;
 }
 
-/** Opens `path` without reloading the page. */
-export function go(path) {
+/** Opens `path` without reloading the page, and takes the focus to the new screen. */
+async function go(path) {
   history.pushState(null, "", path);
   window.scrollTo(0, 0);
-  route();
+  await route();
+  if (!app.contains(document.activeElement)) app.focus({ preventScroll: true });
 }
 
 // Links inside the page change screens without a reload.
 document.addEventListener("click", (e) => {
-  if (e.defaultPrevented) return;
+  if (e.defaultPrevented || e.button !== 0 || e.ctrlKey || e.metaKey || e.shiftKey || e.altKey) return;
   const a = e.target.closest?.("a[href^='/']");
-  if (!a || a.hasAttribute("download") || a.getAttribute("href").startsWith("/api/") || e.ctrlKey || e.metaKey || e.shiftKey) return;
+  const href = a?.getAttribute("href") ?? "";
+  const path = href.split("?")[0];
+  if (!a || a.target || a.hasAttribute("download") || !(path in PAGES || GAME.test(path))) return;
   e.preventDefault();
-  go(a.getAttribute("href"));
+  go(href);
 });
 window.addEventListener("popstate", route);
 await setLanguage();

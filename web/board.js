@@ -35,8 +35,8 @@ const reducedMotion = () => window.matchMedia("(prefers-reduced-motion: reduce)"
 
 function describe(name, stone, action) {
   const what = t(stone === "b" ? "sq.black" : stone === "w" ? "sq.white" : "sq.empty");
-  const can = action ? t(`sq.${action}`) : "";
-  return t("sq.label", { square: name, stone: what, action: can }).replace(/, $/, "");
+  if (!action) return t("sq.label", { square: name, stone: what });
+  return t("sq.label-action", { square: name, stone: what, action: t(`sq.${action}`) });
 }
 
 /**
@@ -51,7 +51,7 @@ export class Board {
     this.cursor = null;
     this.drag = null;
     this.dragged = false;
-    this.svg = el("svg", { class: "board", role: "grid", tabindex: "0" });
+    this.svg = el("svg", { class: "board" });
     this.svg.addEventListener("keydown", (e) => this.key(e));
     this.svg.addEventListener("pointerdown", (e) => this.down(e));
     this.svg.addEventListener("pointermove", (e) => this.move(e));
@@ -89,7 +89,7 @@ export class Board {
 
   /**
    * Draws `view`: { position, flipped, actions: Map(name → action), selected, last: [from,
-   * to], interactive, label }.
+   * to], interactive, label, labelledBy (the id of a caption that names it) }.
    */
   draw(view) {
     this.view = view;
@@ -99,12 +99,21 @@ export class Board {
     const height = rows * CELL + 2 * MARGIN;
     const svg = this.svg;
     svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
-    svg.setAttribute("aria-label", view.label ?? t("board.label", { rows, cols }));
+    if (view.labelledBy) {
+      svg.setAttribute("aria-labelledby", view.labelledBy);
+      svg.removeAttribute("aria-label");
+    } else {
+      svg.setAttribute("aria-label", view.label ?? t("board.label", { rows, cols }));
+    }
     // A picture (rules, history) is one image with its caption; a board to play is a grid.
     const picture = view.interactive === false;
     svg.setAttribute("role", picture ? "img" : "grid");
-    if (picture) svg.removeAttribute("tabindex");
-    else svg.setAttribute("tabindex", "0");
+    if (picture) {
+      svg.removeAttribute("tabindex");
+      svg.removeAttribute("aria-activedescendant");
+    } else {
+      svg.setAttribute("tabindex", "0");
+    }
     svg.replaceChildren();
     const defs = el("defs", {}, svg);
     const gradient = (id, stops) => {
@@ -144,7 +153,7 @@ export class Board {
           g.setAttribute("aria-label", describe(name, stone, action));
         }
         if (action) g.setAttribute("data-action", action === "selected" ? "select" : action);
-        if (action === "selected") g.setAttribute("aria-selected", "true");
+        if (action === "selected" && !picture) g.setAttribute("aria-selected", "true");
         const classes = ["square"];
         if (view.last?.includes(name)) classes.push("last");
         if (action) classes.push(`can-${action}`);
@@ -171,6 +180,8 @@ export class Board {
 
   stone(parent, cx, cy, stone) {
     const g = el("g", { class: `stone ${stone === "b" ? "lava" : "coral"}` }, parent);
+    // Copies drawn for a drag or an animation sit outside the grid's cells: not content.
+    if (parent === this.svg) g.setAttribute("aria-hidden", "true");
     el("circle", { cx, cy, r: CELL * 0.38, fill: `url(#${this.id}-${stone === "b" ? "lava" : "coral"})` }, g);
     // A second cue besides lightness: coral shows a ring, lava a glint.
     if (stone === "w") el("circle", { cx, cy, r: CELL * 0.2, class: "shell" }, g);
@@ -216,6 +227,7 @@ export class Board {
   }
 
   down(e) {
+    if (e.button !== 0 || this.drag) return;
     this.dragged = false;
     const g = e.target.closest("[data-square]");
     const action = g?.dataset.action;

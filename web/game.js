@@ -12,15 +12,15 @@ import { play as sound } from "./sound.js";
 const colorName = (c) => t(`color.${c}`);
 
 /** What the side to move must do now. */
-export function instruction(state) {
-  const vars = { color: colorName(state.turn), other: colorName(state.turn === "black" ? "white" : "black") };
+function instruction(state) {
+  const vars = { color: colorName(state.turn) };
   if (state.phase === "black-removal") return t(state.opening === "center" ? "do.remove-center" : "do.remove-center-corner", vars);
   if (state.phase === "white-removal") return t("do.remove-adjacent", vars);
   return t("do.jump", vars);
 }
 
 /** Who won and why, in words. */
-export function endText(result) {
+function endText(result) {
   const m = result.reason.match(/^(black|white) (has no move|resigned|ran out of time)$/);
   const why = m ? t(`end.${m[2].replaceAll(" ", "-")}`, { color: colorName(m[1]) }) : result.reason;
   return t("end.wins", { color: colorName(result.winner), why });
@@ -55,6 +55,7 @@ export async function gameScreen(app, id, wantsJoin, go) {
   let flip = false;
   let offset = 0;
   let noticeTimer = null;
+  let sending = false;
 
   const host = h("div", { class: "board-host" });
   const clocks = { top: h("div", { class: "clock", "data-clock": "top" }), bottom: h("div", { class: "clock", "data-clock": "bottom" }) };
@@ -63,7 +64,7 @@ export async function gameScreen(app, id, wantsJoin, go) {
   const invite = h("div", { class: "invite", hidden: true });
   const moveList = h("ol", { class: "moves", "data-movelist": "", "aria-label": t("game.moves") });
   const end = h("div", { class: "end", "data-end": "", hidden: true });
-  const link = h("p", { class: "link", "data-link": "" });
+  const link = h("p", { class: "link", "data-link": "", role: "status" });
   const command = h("input", { type: "text", "data-command": "", autocomplete: "off", spellcheck: "false", placeholder: "c4-e4", "aria-describedby": "command-help" });
   const commandForm = h("form", { class: "command", onsubmit: (e) => { e.preventDefault(); typed(); } },
     h("label", {}, t("game.command"), " ", command),
@@ -160,13 +161,23 @@ export async function gameScreen(app, id, wantsJoin, go) {
     send(text);
   }
 
+  // One move in flight at a time: a double click or a second Enter is not a second move.
   async function send(move) {
+    if (sending) return;
+    sending = true;
     selected = null;
+    render();
     try {
       update(await api.move(id, move, state.ply));
     } catch (e) {
       say(errorText(e));
-      update(await api.game(id));
+      try {
+        update(await api.game(id));
+      } catch {
+        // The socket brings the state once the server answers again.
+      }
+    } finally {
+      sending = false;
     }
   }
 
@@ -220,6 +231,7 @@ export async function gameScreen(app, id, wantsJoin, go) {
 
   function render() {
     if (!state) return;
+    if (viewPly !== null && !positions?.[viewPly]) viewPly = null;
     const ply = viewPly ?? state.ply;
     const position = viewPly === null ? state.position : positions[ply];
     const mine = mySeats();
@@ -246,8 +258,10 @@ export async function gameScreen(app, id, wantsJoin, go) {
     }
     commandForm.hidden = !mine.length || state.status !== "playing";
 
+    const focusedPly = document.activeElement?.closest?.("[data-movelist] [data-ply]")?.dataset.ply;
     moveList.replaceChildren(...state.moves.map((m, i) =>
       h("li", {}, h("button", { type: "button", class: i + 1 === ply ? "current" : null, "data-move": m, "data-ply": i + 1, "aria-current": i + 1 === ply ? "step" : null, onclick: () => step(i + 1 - (viewPly ?? state.ply)) }, m))));
+    if (focusedPly) moveList.querySelector(`[data-ply="${focusedPly}"]`)?.focus();
     const engineGame = state.mode === "engine";
     actions.querySelector("[data-act=takeback]").hidden = !engineGame || !mine.length;
     actions.querySelector("[data-act=resign]").disabled = state.status !== "playing" || !mine.length;
@@ -271,20 +285,28 @@ export async function gameScreen(app, id, wantsJoin, go) {
   function update(next) {
     if (state && next.seq <= state.seq) return;
     const before = state;
-    if (!state || next.ply !== state.ply) positions = null;
-    if (state && next.ply !== state.ply) selected = null;
+    // Earlier positions never change while the game goes on; a take-back or a new game
+    // (fewer moves, or other ones) makes the kept list and the viewed move stale.
+    const extends_ = before && next.ply >= before.ply && before.moves.every((m, i) => next.moves[i] === m);
+    if (!extends_) {
+      positions = null;
+      viewPly = null;
+    }
+    if (before && next.ply !== before.ply) selected = null;
     state = next;
     offset = state.server_time - Date.now();
-    if (viewPly !== null && viewPly > state.ply) viewPly = null;
     render();
-    if (before && state.ply === before.ply + 1 && isLive()) {
-      const move = state.moves[state.ply - 1];
-      board.animate(move, before.position);
-      sound(capturedBy(move).length);
-      announce(spoken(move, before.turn) + (state.status === "finished" ? ` ${endText(state.result)}` : ""));
-    } else if (before && state.status === "finished" && before.status !== "finished") {
-      announce(endText(state.result));
+    if (!before) return;
+    const fresh = extends_ ? state.moves.slice(before.ply) : [];
+    if (fresh.length && isLive()) {
+      const last = fresh[fresh.length - 1];
+      // Only the newest move is animated; the ones before it are only announced.
+      if (fresh.length === 1) board.animate(last, before.position);
+      sound(capturedBy(last).length);
     }
+    const movers = fresh.map((m, i) => spoken(m, (before.ply + i) % 2 === 0 ? "black" : "white"));
+    const result = state.status === "finished" && before.status !== "finished" ? [endText(state.result)] : [];
+    if (movers.length || result.length) announce([...movers, ...result].join(" "));
   }
 
   try {
@@ -305,7 +327,7 @@ export async function gameScreen(app, id, wantsJoin, go) {
   const stop = live(id, update, (up) => { link.textContent = up ? "" : t("game.reconnecting"); link.dataset.link = up ? "up" : "down"; });
   const tick = setInterval(drawClocks, 100);
   const keys = (e) => {
-    if (e.defaultPrevented || e.target.closest?.("input, select, textarea")) return;
+    if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey || e.target.closest?.("input, select, textarea")) return;
     if (e.key === "ArrowLeft") step(-1);
     else if (e.key === "ArrowRight") step(1);
     else if (e.key === "Escape" && selected) { selected = null; render(); }

@@ -10,9 +10,17 @@ let strings = {};
 let fallback = {};
 let current = "en";
 
+function saved() {
+  try {
+    return localStorage.getItem(CHOICE);
+  } catch {
+    return null;
+  }
+}
+
 function preferred() {
-  const saved = localStorage.getItem(CHOICE);
-  if (saved && saved in LANGUAGES) return saved;
+  const saved_ = saved();
+  if (saved_ && saved_ in LANGUAGES) return saved_;
   for (const tag of navigator.languages || [navigator.language || "en"]) {
     const code = tag.toLowerCase().split("-")[0];
     if (code in LANGUAGES) return code;
@@ -28,10 +36,17 @@ async function load(code) {
 
 /** Loads the language to use: `code` when given (and remembered), else the preferred one. */
 export async function setLanguage(code = null) {
-  if (code) localStorage.setItem(CHOICE, code);
+  if (code) {
+    try {
+      localStorage.setItem(CHOICE, code);
+    } catch {
+      // Storage is blocked: the choice holds until the page is closed.
+    }
+  }
   current = code || preferred();
   if (!Object.keys(fallback).length) fallback = await load("en");
-  strings = current === "en" ? fallback : await load(current);
+  // Without its own strings a language falls back to English, word by word.
+  strings = current === "en" ? fallback : await load(current).catch(() => fallback);
   document.documentElement.lang = current;
 }
 

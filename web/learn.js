@@ -2,24 +2,14 @@
 // and a sentence that explains it. The server judges every move (`/api/position`); a step
 // is done when the learner plays one of its goal moves.
 
+import { api } from "./api.js";
 import { Board, parsePosition, stoneOn } from "./board.js";
-import { announce, h } from "./dom.js";
+import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { actionsFor, capturedBy, clickOn } from "./picker.js";
 import { play as sound } from "./sound.js";
 import { errorText, spoken } from "./game.js";
 import { startGame } from "./start.js";
-
-async function judge(position, opening, move) {
-  const r = await fetch("/api/position", {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ position, opening, move }),
-  });
-  const body = await r.json();
-  if (!r.ok) throw Object.assign(new Error(body.message), { code: body.error });
-  return body;
-}
 
 /** Shows the tutorial; returns nothing to clean up. */
 export async function learnScreen(app, go) {
@@ -29,6 +19,7 @@ export async function learnScreen(app, go) {
   let view = null;
   let selected = null;
   let done = false;
+  let shown = 0;
 
   const title = h("h2", { "data-learn-title": "", tabindex: "-1" });
   const progress = h("p", { class: "progress", "data-learn-progress": "" });
@@ -57,18 +48,23 @@ export async function learnScreen(app, go) {
     board.draw({ position: view.position, actions, selected, last, interactive: interactive() && !done, label: t("learn.board", { n: index + 1 }) });
   }
 
+  // The feedback line is a live region: what it says is read out once.
   function tell(message, result) {
     feedback.textContent = message;
     feedback.dataset.result = result;
-    announce(message);
   }
 
   async function show(i, moveFocus = true) {
+    const mine = ++shown;
+    for (const b of [back, next, retry]) b.disabled = true;
+    const s = steps[i];
+    const judged = await api.position(s.position, s.opening);
+    // A quicker click already asked for another step.
+    if (mine !== shown) return;
     index = i;
     selected = null;
     done = !interactive();
-    const s = step();
-    view = await judge(s.position, s.opening);
+    view = judged;
     progress.textContent = t("learn.progress", { n: i + 1, of: steps.length });
     title.textContent = t(`learn.${s.id}.title`);
     text.textContent = t(`learn.${s.id}.text`);
@@ -76,6 +72,7 @@ export async function learnScreen(app, go) {
     feedback.textContent = "";
     delete feedback.dataset.result;
     back.disabled = i === 0;
+    retry.disabled = false;
     retry.hidden = !interactive();
     next.textContent = s.id === "first-game" ? t("learn.play") : t("learn.next");
     next.disabled = !done;
@@ -102,7 +99,8 @@ export async function learnScreen(app, go) {
     if (!view.legal_moves.includes(move)) {
       selected = null;
       draw();
-      return tell(s.turn ? t("learn.no-turn.turn") : t("why.not-target", { square: move.split("-")[1], from: move.split("-")[0] }), "wrong");
+      const [from, to] = move.split("-");
+      return tell(to === s.turn ? t("learn.no-turn.turn") : t("why.not-target", { square: to, from }), "wrong");
     }
     if (s.goal !== "any" && !s.goal.includes(move)) {
       selected = null;
@@ -111,14 +109,13 @@ export async function learnScreen(app, go) {
     }
     try {
       const before = view;
-      view = await judge(view.position, s.opening, move);
+      view = await api.position(view.position, s.opening, move);
       done = true;
       selected = null;
       draw(move.split("-"));
       board.animate(move, before.position);
       sound(capturedBy(move).length);
-      announce(spoken(move, before.turn));
-      tell(t(`learn.${s.id}.done`, { move }), "done");
+      tell(`${spoken(move, before.turn)} ${t(`learn.${s.id}.done`, { move })}`, "done");
       next.disabled = false;
       next.focus();
     } catch (e) {

@@ -1,6 +1,7 @@
 // The rules page (with diagrams drawn from real positions, the marks from the server's
 // legal moves) and the history page.
 
+import { api } from "./api.js";
 import { Board } from "./board.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
@@ -9,16 +10,22 @@ const START = "bwbwbwbw/wbwbwbwb/bwbwbwbw/wbwbwbwb/bwbwbwbw/wbwbwbwb/bwbwbwbw/wb
 // Reached by e4 e3 e6-e4 g5-e5 c6-e6 d4-d6: Black's b5 can stop on d5 or go on to f5.
 const DOUBLE = "bwbwbwbw/wbwbwbwb/bw.wbwbw/wbw.w..b/bwb.bwbw/wbwb.bwb/bwbwbwbw/wbwbwbwb b";
 
+let figures = 0;
+
 async function legalMoves(position) {
-  const r = await fetch("/api/position", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ position }) });
-  return r.ok ? (await r.json()).legal_moves : [];
+  try {
+    return (await api.position(position)).legal_moves;
+  } catch {
+    return [];
+  }
 }
 
 function figure(caption, position, actions, selected = null) {
+  const id = `figure-${++figures}`;
   const host = h("div", { class: "diagram" });
-  const fig = h("figure", {}, host, h("figcaption", {}, caption));
+  const fig = h("figure", {}, host, h("figcaption", { id }, caption));
   const board = new Board(host, {});
-  board.draw({ position, actions, selected, interactive: false, label: caption });
+  board.draw({ position, actions, selected, interactive: false, labelledBy: id });
   return fig;
 }
 

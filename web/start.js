@@ -10,7 +10,7 @@ const OPTIONS = "konane.options";
 const CLOCKS = { untimed: null, "1+0": [1, 0], "3+2": [3, 2], "6+0": [6, 0], "10+5": [10, 5] };
 
 /** The options the player chose last time, or the defaults. */
-export function options() {
+function options() {
   let saved = {};
   try {
     saved = JSON.parse(localStorage.getItem(OPTIONS) || "{}");
@@ -43,7 +43,7 @@ export async function startScreen(app, go) {
   const levels = [1, 2, 3, 4, 5, 6, 7, 8].map((n) => [String(n), `${n} · ${t(`level.${n}`)}`]);
   const form = h("div", { class: "start" },
     h("h1", {}, t("start.title")),
-    h("p", { class: "lead" }, t("start.lead"), " ", h("a", { href: "/learn", "data-link": "learn" }, t("start.learn"))),
+    h("p", { class: "lead" }, t("start.lead"), " ", h("a", { href: "/learn", "data-learn-link": "" }, t("start.learn"))),
     h("div", { class: "choices" },
       h("section", { class: "card", "aria-labelledby": "vs-engine" },
         h("h2", { id: "vs-engine" }, t("start.engine")),

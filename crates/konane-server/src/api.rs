@@ -87,7 +87,7 @@ fn token() -> Result<String, ApiError> {
 
 /// A short game id: 60 random bits in base 32, 12 characters.
 fn game_id() -> Result<String, ApiError> {
-    const ALPHABET: &[u8; 32] = b"abcdefghjkmnpqrstuvwxyz23456789z";
+    const ALPHABET: &[u8; 32] = b"abcdefghjkmnpqrstuvwxyz023456789";
     let mut bytes = [0u8; 8];
     getrandom::fill(&mut bytes).map_err(|e| ApiError::Internal(format!("no randomness: {e}")))?;
     let mut n = u64::from_le_bytes(bytes);

@@ -41,6 +41,12 @@ async fn a_whole_game_against_the_engine_by_clicking() {
             "6x6 center-or-corner allows a6, c4, d3, f1"
         );
         click_a_move(&c).await;
+        // Looking back while the computer answers: its move arrives in the background.
+        click(&c, "[data-nav=back]").await;
+        wait_status(&c, &["your-move"], 10).await;
+        assert!(text(&c, "[data-status]").await.contains("(showing move"));
+        assert_no_console_errors(&c, "a move arriving while looking back").await;
+        click(&c, "[data-nav=last]").await;
         play_to_the_end(&c, 20).await;
         screenshot(&c, &format!("engine-game-over-{label}")).await;
         let end = text(&c, "[data-end]").await;

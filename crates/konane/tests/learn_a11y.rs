@@ -266,6 +266,14 @@ async fn a_whole_game_with_the_keyboard_only() {
         heard.push(text(&c, "[data-announce]").await);
     }
     assert!(typed, "the game ended before a move could be typed");
+    // The move list is keyboard-usable too: Enter on a move shows it and keeps the focus.
+    tab_to(&c, "[data-movelist] [data-ply='1']", false).await;
+    press(&c, &Key::Enter).await;
+    wait_for(&c, "[data-movelist] [data-ply='1'][aria-current=step]", 5).await;
+    assert!(
+        focused(&c, "[data-movelist] [data-ply='1']").await,
+        "Enter on a move lost the focus"
+    );
     let end = text(&c, "[data-end]").await;
     assert!(end.contains("has no move left"), "{end}");
     // The live region spoke the moves, the computer's included.
@@ -294,6 +302,15 @@ async fn every_screen_speaks_german_and_czech() {
         c.goto(&format!("{}/", rig.base)).await.unwrap();
         if code == "cs" {
             wait_attr(&c, "html", "lang", "cs", 10).await;
+            let chosen = c
+                .execute("return localStorage.getItem('konane.lang');", vec![])
+                .await
+                .unwrap();
+            assert_eq!(
+                chosen,
+                Value::Null,
+                "Czech must come from the browser, not a choice"
+            );
         } else {
             choose_language(&c, code).await;
         }
