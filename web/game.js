@@ -287,8 +287,8 @@ export async function gameScreen(app, id, wantsJoin, go) {
     const before = state;
     // Earlier positions never change while the game goes on; a take-back or a new game
     // (fewer moves, or other ones) makes the kept list and the viewed move stale.
-    const extends_ = before && next.ply >= before.ply && before.moves.every((m, i) => next.moves[i] === m);
-    if (!extends_) {
+    const continues = before && next.ply >= before.ply && before.moves.every((m, i) => next.moves[i] === m);
+    if (!continues) {
       positions = null;
       viewPly = null;
     }
@@ -297,7 +297,7 @@ export async function gameScreen(app, id, wantsJoin, go) {
     offset = state.server_time - Date.now();
     render();
     if (!before) return;
-    const fresh = extends_ ? state.moves.slice(before.ply) : [];
+    const fresh = continues ? state.moves.slice(before.ply) : [];
     if (fresh.length && isLive()) {
       const last = fresh[fresh.length - 1];
       // Only the newest move is animated; the ones before it are only announced.
