@@ -5,7 +5,7 @@
 import { api, live, remember, seatFor, tokenFor } from "./api.js";
 import { Board, parsePosition, stoneOn } from "./board.js";
 import { announce, h } from "./dom.js";
-import { has, t } from "./i18n.js";
+import { has, language, t } from "./i18n.js";
 import { actionsFor, capturedBy, clickOn } from "./picker.js";
 import { play as sound } from "./sound.js";
 
@@ -30,7 +30,8 @@ function endText(result) {
 export function spoken(move, color) {
   const [from, to] = move.split("-");
   if (!to) return t("say.remove", { color: colorName(color), square: from });
-  return t("say.jump", { color: colorName(color), from, to, captured: capturedBy(move).join(", ") });
+  const captured = new Intl.ListFormat(language(), { type: "conjunction" }).format(capturedBy(move));
+  return t("say.jump", { color: colorName(color), from, to, captured });
 }
 
 /** An error from the server in the page's language where we know its code. */

@@ -65,6 +65,8 @@ export async function learnScreen(app, go) {
     selected = null;
     done = !interactive();
     view = judged;
+    // The step is in the address: a reload or a language switch stays on it.
+    history.replaceState(null, "", i ? `/learn?step=${i + 1}` : "/learn");
     progress.textContent = t("learn.progress", { n: i + 1, of: steps.length });
     title.textContent = t(`learn.${s.id}.title`);
     text.textContent = t(`learn.${s.id}.text`);
@@ -133,6 +135,7 @@ export async function learnScreen(app, go) {
       tell(errorText(e), "wrong");
     }
   });
-  await show(0, false);
+  const asked = Number(new URLSearchParams(location.search).get("step")) || 1;
+  await show(Math.min(Math.max(asked, 1), steps.length) - 1, false);
   return () => {};
 }

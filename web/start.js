@@ -33,7 +33,7 @@ export async function startGame(settings, go) {
   go(`/game/${created.id}`);
 }
 
-/** Shows the start screen. */
+/** Shows the start screen; returns the function that stops its lobby updates. */
 export async function startScreen(app, go) {
   document.title = t("title");
   const o = options();
@@ -90,16 +90,27 @@ export async function startScreen(app, go) {
       }
     });
   }
-  try {
-    const { games } = await api.lobby();
-    const list = form.querySelector("[data-lobby]");
-    const clockText = (c) => (c ? `${c.initial_ms / 60000}+${c.increment_ms / 1000}` : t("start.untimed"));
-    list.replaceChildren(...(games.length
-      ? games.map((g) => h("li", {},
-          t("lobby.game", { size: g.size, opening: t(`opening.${g.opening}`), clock: clockText(g.clock), color: t(`color.${g.free_seat}`) }), " ",
-          h("button", { type: "button", onclick: () => go(`/game/${g.id}?join`) }, t("lobby.join"))))
-      : [h("li", {}, t("lobby.empty"))]));
-  } catch {
-    form.querySelector("[data-lobby]").replaceChildren(h("li", {}, t("lobby.unavailable")));
-  }
+  const list = form.querySelector("[data-lobby]");
+  const clockText = (c) => (c ? `${c.initial_ms / 60000}+${c.increment_ms / 1000}` : t("start.untimed"));
+  let shown = null;
+  const refresh = async () => {
+    try {
+      const { games } = await api.lobby();
+      // Redrawn only when the games change, so a focused Join button keeps its focus.
+      const ids = games.map((g) => g.id).join();
+      if (ids === shown) return;
+      shown = ids;
+      list.replaceChildren(...(games.length
+        ? games.map((g) => h("li", {},
+            t("lobby.game", { size: g.size, opening: t(`opening.${g.opening}`), clock: clockText(g.clock), color: t(`color.${g.free_seat}`) }), " ",
+            h("button", { type: "button", onclick: () => go(`/game/${g.id}?join`) }, t("lobby.join"))))
+        : [h("li", {}, t("lobby.empty"))]));
+    } catch {
+      shown = null;
+      list.replaceChildren(h("li", {}, t("lobby.unavailable")));
+    }
+  };
+  await refresh();
+  const timer = setInterval(refresh, 5000);
+  return () => clearInterval(timer);
 }

@@ -217,15 +217,17 @@ async fn the_lobby_and_watching_the_computer_play_to_the_end() {
     screenshot(&watcher, "watch-phone").await;
     assert_no_console_errors(&watcher, "watching").await;
 
-    // The lobby: one player opens a game, another finds it in the list and joins.
+    // The lobby: one player opens a game; another, already on the start screen, sees it
+    // appear in the list without reloading, and joins.
+    let guest = rig.browser("guest", 390, 844).await;
+    guest.goto(&format!("{}/", rig.base)).await.unwrap();
+    wait_for(&guest, "[data-lobby] li", 10).await;
     let host = rig.browser("host", 1280, 900).await;
     host.goto(&format!("{}/", rig.base)).await.unwrap();
     set_option(&host, "size", "4x4").await;
     click(&host, "[data-start=open]").await;
     wait_status(&host, &["waiting"], 10).await;
-    let guest = rig.browser("guest", 390, 844).await;
-    guest.goto(&format!("{}/", rig.base)).await.unwrap();
-    wait_for(&guest, "[data-lobby] button", 10)
+    wait_for(&guest, "[data-lobby] button", 15)
         .await
         .click()
         .await
