@@ -9,7 +9,7 @@ mod common;
 #[path = "common/browser.rs"]
 mod rig;
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use fantoccini::Locator;
 use rig::*;
@@ -97,14 +97,7 @@ async fn a_friend_game_across_two_browsers() {
         };
         let before = moves(watcher).await.len();
         click_a_move(mover).await;
-        let deadline = Instant::now() + Duration::from_secs(5);
-        while moves(watcher).await.len() == before {
-            assert!(
-                Instant::now() < deadline,
-                "the other browser did not see the move"
-            );
-            tokio::time::sleep(Duration::from_millis(30)).await;
-        }
+        wait_more_moves(watcher, before, "the other browser did not see the move").await;
     }
     wait_status(&kai, &["finished"], 5).await;
     assert_eq!(moves(&ana).await, moves(&kai).await);
@@ -141,20 +134,12 @@ async fn two_players_one_device_a_reload_and_an_illegal_click() {
             press(&c, &fantoccini::key::Key::Escape).await;
             wait_gone(&c, "[data-action=target]").await;
             drag(&c, &from, &to).await;
-            let deadline = Instant::now() + Duration::from_secs(5);
-            while moves(&c).await.len() == before {
-                assert!(Instant::now() < deadline, "the drag did not make a move");
-                tokio::time::sleep(Duration::from_millis(30)).await;
-            }
+            wait_more_moves(&c, before, "the drag did not make a move").await;
             assert_eq!(moves(&c).await.last(), Some(&format!("{from}-{to}")));
             continue;
         }
         click_a_move(&c).await;
-        let deadline = Instant::now() + Duration::from_secs(5);
-        while moves(&c).await.len() == before {
-            assert!(Instant::now() < deadline, "the move did not register");
-            tokio::time::sleep(Duration::from_millis(30)).await;
-        }
+        wait_more_moves(&c, before, "the move did not register").await;
     }
     // An illegal click: a square nobody can act on explains itself and changes nothing.
     // (First the last move's animation ends: its fading stones leave the board.)
@@ -249,15 +234,4 @@ async fn the_lobby_and_watching_the_computer_play_to_the_end() {
     for c in [watcher, host, guest] {
         c.close().await.unwrap();
     }
-}
-
-/// One move by clicking, waiting until the move list has it.
-async fn play_one(c: &fantoccini::Client) {
-    let before = moves(c).await.len();
-    click_a_move(c).await;
-    let what = || "the move did not register".to_string();
-    eventually(5, what, || async {
-        (moves(c).await.len() > before).then_some(())
-    })
-    .await;
 }

@@ -12,7 +12,7 @@ mod common;
 #[path = "common/browser.rs"]
 mod rig;
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use fantoccini::key::Key;
 use fantoccini::{Client, Locator};
@@ -259,14 +259,7 @@ async fn a_whole_game_with_the_keyboard_only() {
                 press(&c, &Key::Enter).await;
             }
         }
-        let deadline = Instant::now() + Duration::from_secs(5);
-        while moves(&c).await.len() == before {
-            assert!(
-                Instant::now() < deadline,
-                "the keyboard move did not register"
-            );
-            tokio::time::sleep(Duration::from_millis(30)).await;
-        }
+        wait_more_moves(&c, before, "the keyboard move did not register").await;
         tokio::time::sleep(Duration::from_millis(100)).await;
         heard.push(text(&c, "[data-announce]").await);
     }
@@ -418,11 +411,7 @@ async fn every_page_passes_axe() {
         click(&c, "[data-start=local]").await;
         wait_status(&c, &["your-move"], 10).await;
         for _ in 0..3 {
-            let before = moves(&c).await.len();
-            click_a_move(&c).await;
-            while moves(&c).await.len() == before {
-                tokio::time::sleep(Duration::from_millis(30)).await;
-            }
+            play_one(&c).await;
         }
         click(&c, "[data-action=select]").await;
         for scheme in ["light", "dark"] {
@@ -438,14 +427,7 @@ async fn every_page_passes_axe() {
 /// Makes the next move of a two-player game by clicking, and says what the board showed
 /// right after it: whether a stone was travelling or fading.
 async fn move_and_look(c: &Client) -> bool {
-    let before = moves(c).await.len();
-    click_a_move(c).await;
-    eventually(
-        5,
-        || "the move did not register".into(),
-        || async { (moves(c).await.len() > before).then_some(()) },
-    )
-    .await;
+    play_one(c).await;
     c.execute(
         "return document.querySelectorAll('.board .travelling, .board .fading').length > 0;",
         vec![],

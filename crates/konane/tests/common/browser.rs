@@ -197,12 +197,24 @@ pub async fn play_to_the_end(c: &Client, secs: u64) {
             return;
         }
         click_a_move(c).await;
-        let deadline = Instant::now() + Duration::from_secs(secs);
-        while moves(c).await.len() == before {
-            assert!(Instant::now() < deadline, "the move did not register");
-            tokio::time::sleep(Duration::from_millis(30)).await;
-        }
+        wait_more_moves(c, before, "the move did not register").await;
     }
+}
+
+/// Waits until the move list of `c` holds more than `before` moves; fails saying `what`.
+pub async fn wait_more_moves(c: &Client, before: usize, what: &str) {
+    let what = || what.to_string();
+    eventually(5, what, || async {
+        (moves(c).await.len() > before).then_some(())
+    })
+    .await;
+}
+
+/// Makes one move by clicking and waits until the move list has it.
+pub async fn play_one(c: &Client) {
+    let before = moves(c).await.len();
+    click_a_move(c).await;
+    wait_more_moves(c, before, "the move did not register").await;
 }
 
 pub async fn click(c: &Client, css: &str) {
