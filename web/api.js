@@ -29,6 +29,9 @@ class ApiError extends Error {
     super(body?.message || `request failed (${status})`);
     this.status = status;
     this.code = body?.error;
+    // Why a move was refused, as a code with its squares and colours: the page words it.
+    this.reason = body?.reason;
+    this.params = body?.params || {};
   }
 }
 
@@ -78,6 +81,9 @@ export function live(id, onState, onLink) {
     socket = new WebSocket(`${scheme}://${location.host}/api/games/${id}/ws`);
     socket.onopen = () => {
       delay = 250;
+      // Tells the server this player is here (it decides whether the opponent may claim).
+      const token = tokenFor(id);
+      if (token) socket.send(JSON.stringify({ token }));
       onLink(true);
     };
     socket.onmessage = (e) => onState(JSON.parse(e.data));

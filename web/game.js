@@ -21,8 +21,9 @@ function instruction(state) {
 
 /** Who won and why, in words. */
 function endText(result) {
-  const m = result.reason.match(/^(black|white) (has no move|resigned|ran out of time)$/);
-  const why = m ? t(`end.${m[2].replaceAll(" ", "-")}`, { color: colorName(m[1]) }) : result.reason;
+  if (!result.winner) return t(`end.${result.reason}`);
+  const loser = result.winner === "black" ? "white" : "black";
+  const why = t(`end.${result.reason}`, { color: colorName(loser) });
   return t("end.wins", { color: colorName(result.winner), why });
 }
 
@@ -30,13 +31,34 @@ function endText(result) {
 export function spoken(move, color) {
   const [from, to] = move.split("-");
   if (!to) return t("say.remove", { color: colorName(color), square: from });
-  const captured = new Intl.ListFormat(language(), { type: "conjunction" }).format(capturedBy(move));
+  const captured = listText(capturedBy(move));
   return t("say.jump", { color: colorName(color), from, to, captured });
 }
 
-/** An error from the server in the page's language where we know its code. */
+const listText = (items) => new Intl.ListFormat(language(), { type: "conjunction" }).format(items);
+
+/** The string key of a refused move's reason code. */
+function reasonKey(reason, p) {
+  if (reason === "not_your_stone") return `illegal.not_your_stone.${p.found === "empty" ? "empty" : "stone"}`;
+  if (reason === "first_removal_square") return `illegal.first_removal_square.${p.opening === "center" ? "center" : "center-or-corner"}`;
+  if (["not_a_square", "off_board", "not_a_move", "not_a_jump"].includes(reason)) return `notation.${reason}`;
+  return `illegal.${reason}`;
+}
+
+/** An error from the server in the page's language: a refused move says why. */
 export function errorText(e) {
-  return e.code && has(`error.${e.code}`) ? t(`error.${e.code}`) : e.message;
+  if (e.reason) {
+    const p = e.params;
+    const key = reasonKey(e.reason, p);
+    const vars = {
+      ...p,
+      color: p.color && colorName(p.color),
+      opponent: p.opponent && colorName(p.opponent),
+      allowed: p.allowed && listText(p.allowed),
+    };
+    if (has(key)) return t(key, vars);
+  }
+  return t(e.code && has(`error.${e.code}`) ? `error.${e.code}` : "error.internal");
 }
 
 function formatClock(ms) {

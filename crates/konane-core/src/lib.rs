@@ -25,7 +25,8 @@ mod zobrist;
 
 pub use bitboard::{Bits, U256};
 pub use error::{
-    IllegalMove, NotationError, OpeningError, PlayError, PositionError, RecordError, SizeError,
+    IllegalMove, IllegalReason, NotationError, OpeningError, PlayError, PositionError, RecordError,
+    SizeError,
 };
 pub use game::{AnyPosition, Game, Outcome};
 pub use geometry::{Color, Direction, Geometry, Opening, Size, Square};

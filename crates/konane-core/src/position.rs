@@ -1,7 +1,7 @@
 //! A position: the stones on a board and the side to move, with its Zobrist hash.
 
 use crate::bitboard::Bits;
-use crate::error::{IllegalMove, PositionError};
+use crate::error::{IllegalMove, IllegalReason, PositionError};
 use crate::geometry::{Color, Geometry, Opening, Size, Square};
 use crate::moves::Move;
 use crate::zobrist;
@@ -201,53 +201,42 @@ impl<B: Bits> Position<B> {
     /// Checks a move, and says why it is not legal.
     pub fn check(&self, m: Move) -> Result<(), IllegalMove> {
         let size = self.size();
-        let name = |sq: Square| size.square_name(sq).to_string();
-        let illegal = |reason: String| IllegalMove {
+        let me = self.turn;
+        let illegal = |reason: IllegalReason| IllegalMove {
             text: size.move_text(m).to_string(),
+            size,
+            mover: me,
+            opening: self.opening(),
             reason,
         };
-        let me = self.turn;
-        let not_own = |sq: Square| {
-            let what = match self.stone_at(sq) {
-                None => "empty".to_string(),
-                Some(c) => format!("a {c} stone"),
-            };
-            illegal(format!("{} is {what}, not one of {me}'s stones", name(sq)))
+        let not_own = |square: Square| {
+            illegal(IllegalReason::NotYourStone {
+                square,
+                found: self.stone_at(square),
+            })
         };
         let own = self.stones[me.index()];
         match self.phase() {
             Phase::BlackRemoval => {
                 if !m.is_removal() {
-                    return Err(illegal(
-                        "the game starts with Black removing one of its stones".into(),
-                    ));
+                    return Err(illegal(IllegalReason::FirstMoveIsRemoval));
                 }
                 if !own.has(m.from().index()) {
                     return Err(not_own(m.from()));
                 }
                 if !self.geo.first_removals.has(m.from().index()) {
-                    let allowed: Vec<String> = (self.geo.first_removals & own)
+                    let allowed = (self.geo.first_removals & own)
                         .squares()
-                        .map(|i| name(Square::from_index(i)))
+                        .map(Square::from_index)
                         .collect();
-                    let place = match self.opening() {
-                        Opening::CenterOrCorner => "the centre or a corner",
-                        Opening::Center => "the centre",
-                    };
-                    return Err(illegal(format!(
-                        "Black's first removal must be from {place}: {}",
-                        allowed.join(", ")
-                    )));
+                    return Err(illegal(IllegalReason::FirstRemovalSquare { allowed }));
                 }
                 Ok(())
             }
             Phase::WhiteRemoval => {
                 let hole = Square::from_index(self.empty().lowest());
                 if !m.is_removal() {
-                    return Err(illegal(format!(
-                        "White must now remove one of its stones next to {}",
-                        name(hole)
-                    )));
+                    return Err(illegal(IllegalReason::SecondMoveIsRemoval { hole }));
                 }
                 if !own.has(m.from().index()) {
                     return Err(not_own(m.from()));
@@ -255,18 +244,13 @@ impl<B: Bits> Position<B> {
                 let (r, c) = (size.row(m.from()), size.col(m.from()));
                 let (hr, hc) = (size.row(hole), size.col(hole));
                 if r.abs_diff(hr) + c.abs_diff(hc) != 1 {
-                    return Err(illegal(format!(
-                        "White must remove a stone orthogonally next to the empty square {}",
-                        name(hole)
-                    )));
+                    return Err(illegal(IllegalReason::NotNextToHole { hole }));
                 }
                 Ok(())
             }
             Phase::Jumping => {
                 if m.is_removal() {
-                    return Err(illegal(
-                        "the removals are over: every move now is a jump".into(),
-                    ));
+                    return Err(illegal(IllegalReason::RemovalsOver));
                 }
                 if !own.has(m.from().index()) {
                     return Err(not_own(m.from()));
@@ -281,15 +265,11 @@ impl<B: Bits> Position<B> {
                         step = c - from;
                     }
                     if !opp.has(cap.index()) {
-                        return Err(illegal(format!(
-                            "there is no {} stone on {} to jump over",
-                            me.opponent(),
-                            name(cap)
-                        )));
+                        return Err(illegal(IllegalReason::NoStoneToJump { square: cap }));
                     }
                     let land = Square::from_index((c + step) as usize);
                     if !empty.has(land.index()) {
-                        return Err(illegal(format!("{} is not empty", name(land))));
+                        return Err(illegal(IllegalReason::LandingNotEmpty { square: land }));
                     }
                 }
                 Ok(())

@@ -12,6 +12,101 @@ pub const MIN_LEVEL: u8 = 1;
 /// The full engine.
 pub const MAX_LEVEL: u8 = 8;
 
+/// A playing level, 1 (a beginner) to 8 (the full engine): the one place that knows the
+/// range and the default.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+pub struct Level(u8);
+
+/// A number outside the levels' range.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct LevelError(pub String);
+
+impl core::fmt::Display for LevelError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(
+            f,
+            "level '{}': levels run from {MIN_LEVEL} to {MAX_LEVEL}",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for LevelError {}
+
+impl Level {
+    /// The level a game gets when none is asked for.
+    pub const DEFAULT: Level = Level(4);
+    /// The weakest level.
+    pub const MIN: Level = Level(MIN_LEVEL);
+    /// The full engine.
+    pub const MAX: Level = Level(MAX_LEVEL);
+
+    /// The level numbered `n`, if there is one.
+    pub fn new(n: i64) -> Result<Level, LevelError> {
+        u8::try_from(n)
+            .ok()
+            .filter(|n| (MIN_LEVEL..=MAX_LEVEL).contains(n))
+            .map(Level)
+            .ok_or_else(|| LevelError(n.to_string()))
+    }
+
+    /// Its number.
+    pub fn get(self) -> u8 {
+        self.0
+    }
+
+    /// Levels that answer within a few milliseconds (a fixed shallow depth, no solver):
+    /// they never need to wait behind a long search.
+    pub fn is_quick(self) -> bool {
+        !LevelConfig::of(self.0).solver
+    }
+
+    /// How it plays.
+    pub fn config(self) -> LevelConfig {
+        LevelConfig::of(self.0)
+    }
+
+    /// Every level, weakest first.
+    pub fn all() -> impl Iterator<Item = Level> {
+        (MIN_LEVEL..=MAX_LEVEL).map(Level)
+    }
+}
+
+impl Default for Level {
+    fn default() -> Level {
+        Level::DEFAULT
+    }
+}
+
+impl core::fmt::Display for Level {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "{}", self.0)
+    }
+}
+
+impl core::str::FromStr for Level {
+    type Err = LevelError;
+
+    fn from_str(s: &str) -> Result<Level, LevelError> {
+        let n: i64 = s.trim().parse().map_err(|_| LevelError(s.to_string()))?;
+        Level::new(n)
+    }
+}
+
+impl TryFrom<i64> for Level {
+    type Error = LevelError;
+
+    fn try_from(n: i64) -> Result<Level, LevelError> {
+        Level::new(n)
+    }
+}
+
+impl From<Level> for u8 {
+    fn from(l: Level) -> u8 {
+        l.0
+    }
+}
+
 /// How one level plays.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct LevelConfig {

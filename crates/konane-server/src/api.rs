@@ -11,13 +11,17 @@ use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use konane_core::{AnyPosition, Opening, Size};
+use konane_core::{AnyPosition, Color, Game, Opening, Size};
+use konane_engine::Level;
 use serde::Deserialize;
-use serde_json::{Value, json};
 
 use crate::error::ApiError;
-use crate::game::{ClockState, Mode, Seat, Status, StoredGame, play_error, position_view};
+use crate::game::{ClockState, GameError, Holder, Mode, Seat, SeatToken, ServedGame, Status};
+use crate::name::PlayerName;
 use crate::time::now_ms;
+use crate::view::{
+    GameView, LobbyGame, LobbyView, PositionView, PositionsView, SeatView, SeatedView,
+};
 use crate::{Shared, web, ws};
 
 /// Largest request body accepted.
@@ -33,12 +37,13 @@ pub fn router(state: Shared) -> Router {
         .route("/games/{id}/resign", post(resign))
         .route("/games/{id}/rematch", post(rematch))
         .route("/games/{id}/takeback", post(takeback))
+        .route("/games/{id}/claim", post(claim))
         .route("/games/{id}/record", get(record))
         .route("/games/{id}/positions", get(positions))
         .route("/games/{id}/ws", get(socket))
         .route("/lobby", get(lobby))
         .route("/position", post(position))
-        .fallback(|| async { ApiError::NotFound("route".into()) })
+        .fallback(|| async { ApiError::NoRoute })
         .layer(middleware::from_fn_with_state(
             Arc::clone(&state),
             limit_rate,
@@ -78,11 +83,9 @@ fn bearer(headers: &HeaderMap) -> Option<&str> {
         .map(str::trim)
 }
 
-/// 128 random bits as 32 hex digits.
-fn token() -> Result<String, ApiError> {
-    let mut bytes = [0u8; 16];
-    getrandom::fill(&mut bytes).map_err(|e| ApiError::Internal(format!("no randomness: {e}")))?;
-    Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
+/// A seat token, or a 500 when the system has no randomness to give.
+fn token() -> Result<SeatToken, ApiError> {
+    SeatToken::random().map_err(|e| ApiError::Internal(format!("no randomness: {e}")))
 }
 
 /// A short game id: 60 random bits in base 32, 12 characters.
@@ -100,12 +103,42 @@ fn game_id() -> Result<String, ApiError> {
         .collect())
 }
 
+/// Largest board the engine plays itself on: watching costs a deep search a move.
+const MAX_SELF_PLAY_SQUARES: usize = 100;
+
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct ClockRequest {
     minutes: f64,
     #[serde(default)]
     increment: f64,
+}
+
+impl ClockRequest {
+    fn clock(&self) -> Result<ClockState, ApiError> {
+        if self.minutes > 0.0 && self.minutes <= 180.0 && (0.0..=60.0).contains(&self.increment) {
+            Ok(ClockState::new(
+                (self.minutes * 60_000.0).round() as i64,
+                (self.increment * 1000.0).round() as i64,
+            ))
+        } else {
+            Err(ApiError::BadRequest(
+                "a clock has 0 to 180 minutes and an increment of 0 to 60 seconds".into(),
+            ))
+        }
+    }
+}
+
+/// Who a new game's creator plays.
+#[derive(Deserialize, Clone, Copy, PartialEq, Eq, Default)]
+#[serde(rename_all = "lowercase")]
+enum ColorChoice {
+    Black,
+    White,
+    #[default]
+    Random,
+    /// Nobody: the engine plays itself.
+    None,
 }
 
 #[derive(Deserialize)]
@@ -117,19 +150,17 @@ struct CreateRequest {
     #[serde(default)]
     opening: Option<String>,
     #[serde(default)]
-    color: Option<String>,
+    color: ColorChoice,
     #[serde(default)]
-    level: Option<u8>,
+    level: Option<i64>,
     #[serde(default)]
     clock: Option<ClockRequest>,
     #[serde(default)]
     name: Option<String>,
 }
 
-fn parse_settings(req: &CreateRequest) -> Result<(Size, Opening), ApiError> {
-    let size: Size = req
-        .size
-        .as_deref()
+fn parse_size(text: Option<&str>) -> Result<Size, ApiError> {
+    let size: Size = text
         .unwrap_or("8x8")
         .parse()
         .map_err(|e: konane_core::SizeError| ApiError::BadRequest(e.to_string()))?;
@@ -138,7 +169,7 @@ fn parse_settings(req: &CreateRequest) -> Result<(Size, Opening), ApiError> {
             "{size}: games are played on boards from 4x4 to 16x16"
         )));
     }
-    Ok((size, parse_opening(req.opening.as_deref())?))
+    Ok(size)
 }
 
 /// The opening rule a request names, `center-or-corner` when it names none.
@@ -148,60 +179,66 @@ fn parse_opening(text: Option<&str>) -> Result<Opening, ApiError> {
         .map_err(|e: konane_core::OpeningError| ApiError::BadRequest(e.to_string()))
 }
 
-fn clean_name(name: Option<String>) -> Option<String> {
-    name.map(|n| {
-        n.trim()
-            .chars()
-            .filter(|c| !c.is_control())
-            .take(40)
-            .collect::<String>()
-    })
-    .filter(|n| !n.is_empty())
+/// A name as sent: none, or one that can be shown as it is.
+fn parse_name(name: Option<&str>) -> Result<Option<PlayerName>, ApiError> {
+    match name {
+        Some(n) if !n.trim().is_empty() => Ok(Some(PlayerName::parse(n)?)),
+        _ => Ok(None),
+    }
+}
+
+/// The key a client's engine work is counted under.
+fn client_key(addr: SocketAddr) -> String {
+    addr.ip().to_string()
 }
 
 async fn create(
     State(state): State<Shared>,
+    ConnectInfo(addr): ConnectInfo<SocketAddr>,
     body: Result<Json<CreateRequest>, JsonRejection>,
 ) -> Result<Response, ApiError> {
     let Json(req) = body?;
-    let (size, opening) = parse_settings(&req)?;
-    let level = req.level.unwrap_or(4);
-    if !(1..=8).contains(&level) {
-        return Err(ApiError::BadRequest(format!(
-            "level {level}: levels run from 1 to 8"
-        )));
-    }
+    let size = parse_size(req.size.as_deref())?;
+    let opening = parse_opening(req.opening.as_deref())?;
+    let level = req
+        .level
+        .map(Level::new)
+        .transpose()
+        .map_err(|e| ApiError::BadRequest(e.to_string()))?;
+    let name = parse_name(req.name.as_deref())?;
+    let clock = req.clock.as_ref().map(ClockRequest::clock).transpose()?;
     let now = now_ms();
-    let clock = match &req.clock {
-        None => None,
-        Some(c) if c.minutes > 0.0 && c.minutes <= 180.0 && (0.0..=60.0).contains(&c.increment) => {
-            let initial_ms = (c.minutes * 60_000.0).round() as i64;
-            Some(ClockState {
-                initial_ms,
-                increment_ms: (c.increment * 1000.0).round() as i64,
-                remaining_ms: [initial_ms, initial_ms],
-                running_since: None,
-            })
-        }
-        Some(_) => {
+    let client = client_key(addr);
+    let creator = match req.color {
+        ColorChoice::Black => Some(Color::Black),
+        ColorChoice::White => Some(Color::White),
+        ColorChoice::Random if token()?.as_str().as_bytes()[0] % 2 == 1 => Some(Color::White),
+        ColorChoice::Random => Some(Color::Black),
+        ColorChoice::None if req.mode == Mode::Engine => None,
+        ColorChoice::None => {
             return Err(ApiError::BadRequest(
-                "a clock has 0 to 180 minutes and an increment of 0 to 60 seconds".into(),
+                "color 'none' (the engine plays itself) is for engine games: choose black, white or random".into(),
             ));
         }
     };
-    let creator = match req.color.as_deref().unwrap_or("random") {
-        "black" => Some(0),
-        "white" => Some(1),
-        "random" => Some(usize::from(token()?.as_bytes()[0] % 2 == 1)),
-        "none" if req.mode == Mode::Engine => None,
-        other => {
-            return Err(ApiError::BadRequest(format!(
-                "color '{other}': choose black, white or random"
-            )));
+    if req.mode == Mode::Engine {
+        if state.engines.overloaded() {
+            return Err(ApiError::EngineBusy);
         }
+        if creator.is_none() {
+            if size.squares() > MAX_SELF_PLAY_SQUARES {
+                return Err(ApiError::BadRequest(format!(
+                    "{size}: the engine plays itself on boards of up to {MAX_SELF_PLAY_SQUARES} squares"
+                )));
+            }
+        }
+    }
+    // Held until the game is stored, so one client's two requests cannot both pass.
+    let mut self_play = match (req.mode, creator) {
+        (Mode::Engine, None) => Some(state.self_play_slot(&client).await?),
+        _ => None,
     };
     let token = token()?;
-    let name = clean_name(req.name);
     let mut seats: [Seat; 2] = Default::default();
     match (req.mode, creator) {
         (Mode::Local, _) => {
@@ -209,31 +246,34 @@ async fn create(
                 seat.token = Some(token.clone());
             }
         }
-        // Only an engine game may have no creator's seat: the engine plays itself.
         (_, None) => {
             for seat in &mut seats {
                 seat.engine = true;
             }
         }
-        (Mode::Engine, Some(i)) => {
-            seats[i].token = Some(token.clone());
-            seats[i].name = name;
-            seats[1 - i].engine = true;
+        (Mode::Engine, Some(c)) => {
+            seats[c.index()] = Seat {
+                token: Some(token.clone()),
+                engine: false,
+                name,
+            };
+            seats[c.opponent().index()].engine = true;
         }
-        (Mode::Friend | Mode::Open, Some(i)) => {
-            seats[i].token = Some(token.clone());
-            seats[i].name = name;
+        (Mode::Friend | Mode::Open, Some(c)) => {
+            seats[c.index()] = Seat {
+                token: Some(token.clone()),
+                engine: false,
+                name,
+            };
         }
     }
     let waiting = matches!(req.mode, Mode::Friend | Mode::Open);
-    let mut game = StoredGame {
+    let mut game = ServedGame {
         id: game_id()?,
         mode: req.mode,
-        size: size.to_string(),
-        opening: opening.to_string(),
-        level: (req.mode == Mode::Engine).then_some(level),
+        level: (req.mode == Mode::Engine).then(|| level.unwrap_or_default()),
         seats,
-        moves: Vec::new(),
+        game: Game::new(size, opening),
         status: if waiting {
             Status::Waiting
         } else {
@@ -243,61 +283,61 @@ async fn create(
         clock,
         rematch: None,
         created_at: now,
+        client: Some(client.clone()),
     };
     if !waiting && let Some(c) = &mut game.clock {
         c.running_since = Some(now);
     }
     state.store.insert(&game, now).await?;
-    state.changed(&game, 1);
-    let seat = match (req.mode, creator) {
-        (Mode::Local, _) => json!("both"),
-        (_, None) => Value::Null,
-        (_, Some(i)) => {
-            let name = ["black", "white"][i];
-            json!(name)
-        }
-    };
-    let mut body = json!({
-        "id": game.id,
-        "seat": seat,
-        "token": if creator.is_some() || req.mode == Mode::Local { json!(token) } else { Value::Null },
-        "game": game.view(1, now)?,
-    });
-    if waiting {
-        body["invite_url"] = json!(format!("/game/{}?join", game.id));
+    if let Some(slots) = &mut self_play {
+        slots.insert(client.clone(), game.id.clone());
     }
+    drop(self_play);
+    let view = state.changed(&game, 1);
+    let seat = match (req.mode, creator) {
+        (Mode::Local, _) => Some(SeatView::Both),
+        (_, c) => c.map(SeatView::from),
+    };
+    let body = SeatedView {
+        id: game.id.clone(),
+        seat,
+        token: (creator.is_some() || req.mode == Mode::Local).then(|| token.as_str().to_string()),
+        invite_url: waiting.then(|| format!("/game/{}?join", game.id)),
+        game: view,
+    };
     Ok((StatusCode::CREATED, Json(body)).into_response())
+}
+
+/// A game, or 404.
+async fn load(state: &Shared, id: &str) -> Result<(ServedGame, i64), ApiError> {
+    state
+        .store
+        .load(id)
+        .await?
+        .ok_or_else(|| ApiError::NotFound(id.to_string()))
 }
 
 async fn show(
     State(state): State<Shared>,
     Path(id): Path<String>,
-) -> Result<Json<Value>, ApiError> {
-    let (mut game, seq) = state
-        .store
-        .load(&id)
-        .await?
-        .ok_or(ApiError::NotFound(id.clone()))?;
+) -> Result<Json<GameView>, ApiError> {
+    let (mut game, seq) = load(&state, &id).await?;
     // A clock that ran out while nobody watched ends the game now.
     let now = now_ms();
     if game.flag_fall(now) {
-        if let Ok((g, s)) = state
+        if let Ok((_, view)) = state
             .mutate(&id, Some(seq), |g| {
                 g.flag_fall(now);
                 Ok(())
             })
             .await
         {
-            return Ok(Json(g.view(s, now)?));
+            return Ok(Json(view));
         }
-        game = state
-            .store
-            .load(&id)
-            .await?
-            .ok_or(ApiError::NotFound(id.clone()))?
-            .0;
+        let (game, seq) = load(&state, &id).await?;
+        return Ok(Json(GameView::of(&game, seq, now)));
     }
-    Ok(Json(game.view(seq, now)?))
+    Ok(Json(GameView::of(&game, seq, now)))
 }
 
 #[derive(Deserialize, Default)]
@@ -311,7 +351,7 @@ async fn join(
     State(state): State<Shared>,
     Path(id): Path<String>,
     body: axum::body::Bytes,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<SeatedView>, ApiError> {
     // The body is optional: `{"name": "Ana"}` or nothing.
     let req: JoinRequest = if body.iter().all(u8::is_ascii_whitespace) {
         JoinRequest::default()
@@ -319,40 +359,22 @@ async fn join(
         serde_json::from_slice(&body)
             .map_err(|e| ApiError::BadRequest(format!("bad join request: {e}")))?
     };
-    let name = clean_name(req.name);
+    let name = parse_name(req.name.as_deref())?;
     let token = token()?;
-    let mut seat = 0;
-    let (game, seq) = state
+    let mut seat = Color::Black;
+    let (_, view) = state
         .mutate(&id, None, |g| {
-            if g.status != Status::Waiting {
-                return Err(ApiError::conflict(
-                    "seats_taken",
-                    "both seats are taken: you can watch this game",
-                ));
-            }
-            let free = g.seats.iter().position(|s| s.token.is_none() && !s.engine);
-            let Some(i) = free else {
-                return Err(ApiError::conflict(
-                    "seats_taken",
-                    "both seats are taken: you can watch this game",
-                ));
-            };
-            g.seats[i].token = Some(token.clone());
-            g.seats[i].name = name;
-            g.status = Status::Playing;
-            if let Some(c) = &mut g.clock {
-                c.running_since = Some(now_ms());
-            }
-            seat = i;
+            seat = g.join(token.clone(), name, now_ms())?;
             Ok(())
         })
         .await?;
-    let seat_name = ["black", "white"][seat];
-    Ok(Json(json!({
-        "seat": seat_name,
-        "token": token,
-        "game": game.view(seq, now_ms())?,
-    })))
+    Ok(Json(SeatedView {
+        id,
+        seat: Some(seat.into()),
+        token: Some(token.as_str().to_string()),
+        invite_url: None,
+        game: view,
+    }))
 }
 
 #[derive(Deserialize)]
@@ -368,13 +390,13 @@ async fn seat_action(
     state: Shared,
     id: String,
     headers: &HeaderMap,
-    action: impl FnOnce(&mut StoredGame, Option<&str>, i64) -> Result<(), ApiError>,
-) -> Result<Json<Value>, ApiError> {
+    action: impl FnOnce(&mut ServedGame, Option<&str>, i64) -> Result<(), GameError>,
+) -> Result<Json<GameView>, ApiError> {
     let token = bearer(headers).map(str::to_string);
-    let (game, seq) = state
-        .mutate(&id, None, |g| action(g, token.as_deref(), now_ms()))
+    let (_, view) = state
+        .mutate(&id, None, |g| Ok(action(g, token.as_deref(), now_ms())?))
         .await?;
-    Ok(Json(game.view(seq, now_ms())?))
+    Ok(Json(view))
 }
 
 async fn play(
@@ -382,7 +404,7 @@ async fn play(
     Path(id): Path<String>,
     headers: HeaderMap,
     body: Result<Json<MoveRequest>, JsonRejection>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<GameView>, ApiError> {
     let Json(req) = body?;
     seat_action(state, id, &headers, |g, token, now| {
         g.play(token, &req.text, req.ply, now)
@@ -394,97 +416,88 @@ async fn resign(
     State(state): State<Shared>,
     Path(id): Path<String>,
     headers: HeaderMap,
-) -> Result<Json<Value>, ApiError> {
-    seat_action(state, id, &headers, StoredGame::resign).await
+) -> Result<Json<GameView>, ApiError> {
+    seat_action(state, id, &headers, ServedGame::resign).await
 }
 
 async fn takeback(
     State(state): State<Shared>,
     Path(id): Path<String>,
     headers: HeaderMap,
-) -> Result<Json<Value>, ApiError> {
-    seat_action(state, id, &headers, StoredGame::take_back).await
+) -> Result<Json<GameView>, ApiError> {
+    seat_action(state, id, &headers, ServedGame::take_back).await
 }
 
-/// A new game with the same settings and the colours swapped; both players get it.
+/// The win, when the opponent left a timed game on their turn and stayed away.
+async fn claim(
+    State(state): State<Shared>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Json<GameView>, ApiError> {
+    let token = bearer(&headers).map(str::to_string);
+    let shared = Arc::clone(&state);
+    let (_, view) = state
+        .mutate(&id, None, |g| {
+            let gone = match g.holder(token.as_deref())? {
+                Holder::One(me) => shared.opponent_gone(g, me),
+                Holder::Both => false,
+            };
+            Ok(g.claim(token.as_deref(), gone, now_ms())?)
+        })
+        .await?;
+    Ok(Json(view))
+}
+
+/// A new game with the same settings and the colours swapped; both players get it. The
+/// link from the old game and the new game are stored in one transaction, so of two
+/// players asking at once, one creates it and the other finds it.
 async fn rematch(
     State(state): State<Shared>,
     Path(id): Path<String>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
     let token = bearer(&headers).map(str::to_string);
-    let (old, _) = state
-        .store
-        .load(&id)
-        .await?
-        .ok_or(ApiError::NotFound(id.clone()))?;
-    let seats = old.seats_of(token.as_deref())?;
-    if old.status != Status::Finished {
-        return Err(ApiError::conflict(
-            "not_over",
-            "a rematch can start once the game is over",
-        ));
-    }
-    let seat_of_new = |colors: &[konane_core::Color]| match colors {
-        [_, _] => json!("both"),
-        [c] => json!(c.opponent().name()),
-        _ => Value::Null,
-    };
-    if let Some(next) = &old.rematch {
-        let (game, seq) = state
-            .store
-            .load(next)
-            .await?
-            .ok_or(ApiError::NotFound(next.clone()))?;
-        return Ok(Json(json!({ "id": game.id, "seat": seat_of_new(&seats), "token": token, "game": game.view(seq, now_ms())? })).into_response());
-    }
-    let now = now_ms();
-    let mut seats_new = old.seats.clone();
-    seats_new.swap(0, 1);
-    let game = StoredGame {
-        id: game_id()?,
-        moves: Vec::new(),
-        status: Status::Playing,
-        result: None,
-        rematch: None,
-        created_at: now,
-        seats: seats_new,
-        clock: old.clock.as_ref().map(|c| ClockState {
-            remaining_ms: [c.initial_ms, c.initial_ms],
-            running_since: Some(now),
-            ..c.clone()
-        }),
-        ..old.clone()
-    };
-    let new_id = game.id.clone();
-    let linked = state
-        .mutate(&id, None, |g| {
-            if g.rematch.is_some() {
-                return Err(ApiError::conflict("stale", "the rematch was just created"));
-            }
-            g.rematch = Some(new_id.clone());
-            Ok(())
-        })
-        .await;
-    match linked {
-        Ok(_) => {
-            state.store.insert(&game, now).await?;
-            state.changed(&game, 1);
-            Ok((StatusCode::CREATED, Json(json!({ "id": game.id, "seat": seat_of_new(&seats), "token": token, "game": game.view(1, now)? }))).into_response())
+    loop {
+        let (old, seq) = load(&state, &id).await?;
+        let holder = old.holder(token.as_deref())?;
+        if old.status != Status::Finished {
+            return Err(GameError::NotOver.into());
         }
-        // The other player asked at the same moment: theirs is the rematch.
-        Err(ApiError::Conflict { .. }) => Box::pin(rematch(State(state), Path(id), headers)).await,
-        Err(e) => Err(e),
+        let seat = Some(match holder {
+            Holder::One(c) => c.opponent().into(),
+            Holder::Both => SeatView::Both,
+        });
+        let seated = |game: GameView| SeatedView {
+            id: game.id.clone(),
+            seat,
+            token: token.clone(),
+            invite_url: None,
+            game,
+        };
+        if let Some(next) = &old.rematch {
+            let (game, next_seq) = load(&state, next).await?;
+            let view = GameView::of(&game, next_seq, now_ms());
+            return Ok(Json(seated(view)).into_response());
+        }
+        let now = now_ms();
+        let new = old.rematch_of(game_id()?, now);
+        let mut linked = old;
+        linked.rematch = Some(new.id.clone());
+        if state
+            .store
+            .update_and_insert(&linked, seq, &new, now)
+            .await?
+        {
+            state.changed(&linked, seq + 1);
+            let view = state.changed(&new, 1);
+            return Ok((StatusCode::CREATED, Json(seated(view))).into_response());
+        }
+        // The other player asked at the same moment and won: theirs is the rematch.
     }
 }
 
 async fn record(State(state): State<Shared>, Path(id): Path<String>) -> Result<Response, ApiError> {
-    let (game, _) = state
-        .store
-        .load(&id)
-        .await?
-        .ok_or(ApiError::NotFound(id.clone()))?;
-    let text = game.record()?;
+    let (game, _) = load(&state, &id).await?;
     let disposition = format!("attachment; filename=\"konane-{id}.txt\"");
     Ok((
         [
@@ -494,7 +507,7 @@ async fn record(State(state): State<Shared>, Path(id): Path<String>) -> Result<R
             ),
             (header::CONTENT_DISPOSITION, disposition),
         ],
-        text,
+        game.record(),
     )
         .into_response())
 }
@@ -503,20 +516,15 @@ async fn record(State(state): State<Shared>, Path(id): Path<String>) -> Result<R
 async fn positions(
     State(state): State<Shared>,
     Path(id): Path<String>,
-) -> Result<Json<Value>, ApiError> {
-    let (game, _) = state
-        .store
-        .load(&id)
-        .await?
-        .ok_or(ApiError::NotFound(id.clone()))?;
-    let played = game.replay()?;
-    let mut pos = *played.start();
+) -> Result<Json<PositionsView>, ApiError> {
+    let (game, _) = load(&state, &id).await?;
+    let mut pos = *game.game.start();
     let mut list = vec![pos.to_string()];
-    for &m in played.moves() {
+    for &m in game.game.moves() {
         pos.play(m).map_err(|e| ApiError::Internal(e.to_string()))?;
         list.push(pos.to_string());
     }
-    Ok(Json(json!({ "positions": list })))
+    Ok(Json(PositionsView { positions: list }))
 }
 
 #[derive(Deserialize)]
@@ -531,17 +539,17 @@ struct PositionRequest {
 /// the rules page's boards, judged by the same rules as a game.
 async fn position(
     body: Result<Json<PositionRequest>, JsonRejection>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<PositionView>, ApiError> {
     let Json(req) = body?;
     let opening = parse_opening(req.opening.as_deref())?;
     let mut pos = AnyPosition::parse(&req.position, opening)
         .map_err(|e| ApiError::BadRequest(format!("position: {e}")))?;
     let Some(text) = req.text else {
-        return Ok(Json(position_view(&pos)));
+        return Ok(Json(PositionView::of(&pos)));
     };
-    let m = pos.play_text(&text).map_err(play_error)?;
-    let mut view = position_view(&pos);
-    view["played"] = json!(pos.move_text(m));
+    let m = pos.play_text(&text).map_err(GameError::from)?;
+    let mut view = PositionView::of(&pos);
+    view.played = Some(pos.move_text(m));
     Ok(Json(view))
 }
 
@@ -550,10 +558,8 @@ async fn socket(
     Path(id): Path<String>,
     upgrade: WebSocketUpgrade,
 ) -> Result<Response, ApiError> {
-    if state.store.load(&id).await?.is_none() {
-        return Err(ApiError::NotFound(id));
-    }
-    // Pages send nothing but pings and closes: small buffers keep an idle game cheap.
+    load(&state, &id).await?;
+    // Pages send little (a hello, pongs, closes): small buffers keep an idle game cheap.
     Ok(upgrade
         .read_buffer_size(4 * 1024)
         .write_buffer_size(4 * 1024)
@@ -561,22 +567,9 @@ async fn socket(
         .on_upgrade(move |s| ws::serve(s, state, id)))
 }
 
-async fn lobby(State(state): State<Shared>) -> Result<Json<Value>, ApiError> {
+async fn lobby(State(state): State<Shared>) -> Result<Json<LobbyView>, ApiError> {
     let games = state.store.lobby(100).await?;
-    let list: Vec<Value> = games
-        .into_iter()
-        .map(|(g, _)| {
-            let free = if g.seats[0].token.is_none() { "black" } else { "white" };
-            json!({
-                "id": g.id,
-                "size": g.size,
-                "opening": g.opening,
-                "clock": g.clock.as_ref().map(|c| json!({ "initial_ms": c.initial_ms, "increment_ms": c.increment_ms })),
-                "free_seat": free,
-                "host": g.seats.iter().find_map(|s| s.name.clone()),
-                "created_at": g.created_at,
-            })
-        })
-        .collect();
-    Ok(Json(json!({ "games": list })))
+    Ok(Json(LobbyView {
+        games: games.iter().map(|(g, _)| LobbyGame::of(g)).collect(),
+    }))
 }

@@ -1,11 +1,17 @@
 //! Every way a request can fail, and the JSON body each one gets:
-//! `{"error": "<code>", "message": "<what was wrong, for a human>"}`.
+//! `{"error": "<code>", "message": "<for a human, in English>"}`, and for a refused move
+//! also `"reason": "<code>", "params": {...}`, which the page words in its language.
 
 use axum::Json;
 use axum::extract::rejection::JsonRejection;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use serde_json::json;
+use konane_core::{IllegalMove, IllegalReason, NotationError};
+use serde::Serialize;
+use serde_json::{Map, Value, json};
+
+use crate::game::GameError;
+use crate::name::NameError;
 
 /// An API error; it becomes the status code and the JSON body of the response.
 #[derive(Debug, thiserror::Error)]
@@ -13,72 +19,193 @@ pub enum ApiError {
     /// The body is not the JSON the route expects, or a field is malformed (400).
     #[error("{0}")]
     BadRequest(String),
-    /// The move text is not a move on this board (400).
+    /// A display name that cannot be shown as given (400).
     #[error("{0}")]
-    BadMove(String),
-    /// The move is well-formed but breaks the rules here (422).
+    BadName(#[from] NameError),
+    /// A rule of the game service refused the request (400, 403, 409 or 422).
     #[error("{0}")]
-    IllegalMove(String),
-    /// No seat token, or one that does not fit this game (403).
-    #[error("{0}")]
-    Forbidden(String),
+    Game(#[from] GameError),
     /// No such game (404).
     #[error("no game with id {0}")]
     NotFound(String),
-    /// The request does not fit the game's state: not your turn, stale ply, over (409).
-    #[error("{message}")]
-    Conflict {
-        /// A short machine-readable reason.
-        code: &'static str,
-        /// What happened, for a human.
-        message: String,
-    },
+    /// No such route (404).
+    #[error("there is no such address")]
+    NoRoute,
     /// The body is larger than allowed (413).
     #[error("the request body is too large")]
     TooLarge,
     /// Too many requests from this client (429).
     #[error("too many requests: slow down")]
     TooManyRequests,
-    /// Something broke on our side (500).
-    #[error("internal error: {0}")]
+    /// This client already watches the engine play itself (429).
+    #[error("the engine is already playing itself for you: one such game at a time")]
+    EngineQuota,
+    /// The engine has more work queued than it can take (503).
+    #[error("the engine is busy: try again in a moment")]
+    EngineBusy,
+    /// Something broke on our side (500); the cause is logged, never sent.
+    #[error("internal error")]
     Internal(String),
 }
 
+/// The body of every refusal.
+#[derive(Serialize)]
+struct ErrorBody {
+    error: &'static str,
+    message: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    reason: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    params: Option<Map<String, Value>>,
+}
+
 impl ApiError {
-    fn status_and_code(&self) -> (StatusCode, &'static str) {
+    /// Every `error` code a body can carry.
+    pub const CODES: [&'static str; 19] = [
+        "bad_request",
+        "bad_name",
+        "bad_move",
+        "illegal_move",
+        "forbidden",
+        "not_found",
+        "not_your_turn",
+        "stale_ply",
+        "game_over",
+        "not_started",
+        "no_takeback",
+        "seats_taken",
+        "not_over",
+        "cannot_claim",
+        "too_large",
+        "too_many_requests",
+        "engine_quota",
+        "engine_busy",
+        "internal",
+    ];
+
+    /// Every `reason` code of move text that is not a move.
+    pub const NOTATION_REASONS: [&'static str; 4] =
+        ["not_a_square", "off_board", "not_a_move", "not_a_jump"];
+
+    fn status(&self) -> StatusCode {
         match self {
-            ApiError::BadRequest(_) => (StatusCode::BAD_REQUEST, "bad_request"),
-            ApiError::BadMove(_) => (StatusCode::BAD_REQUEST, "bad_move"),
-            ApiError::IllegalMove(_) => (StatusCode::UNPROCESSABLE_ENTITY, "illegal_move"),
-            ApiError::Forbidden(_) => (StatusCode::FORBIDDEN, "forbidden"),
-            ApiError::NotFound(_) => (StatusCode::NOT_FOUND, "not_found"),
-            ApiError::Conflict { code, .. } => (StatusCode::CONFLICT, code),
-            ApiError::TooLarge => (StatusCode::PAYLOAD_TOO_LARGE, "too_large"),
-            ApiError::TooManyRequests => (StatusCode::TOO_MANY_REQUESTS, "too_many_requests"),
-            ApiError::Internal(_) => (StatusCode::INTERNAL_SERVER_ERROR, "internal"),
+            ApiError::BadRequest(_) | ApiError::BadName(_) => StatusCode::BAD_REQUEST,
+            ApiError::Game(g) => match g {
+                GameError::BadMove(_) => StatusCode::BAD_REQUEST,
+                GameError::Illegal(_) => StatusCode::UNPROCESSABLE_ENTITY,
+                GameError::NoToken | GameError::WrongToken => StatusCode::FORBIDDEN,
+                GameError::Corrupt { .. } => StatusCode::INTERNAL_SERVER_ERROR,
+                _ => StatusCode::CONFLICT,
+            },
+            ApiError::NotFound(_) | ApiError::NoRoute => StatusCode::NOT_FOUND,
+            ApiError::TooLarge => StatusCode::PAYLOAD_TOO_LARGE,
+            ApiError::TooManyRequests | ApiError::EngineQuota => StatusCode::TOO_MANY_REQUESTS,
+            ApiError::EngineBusy => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
 
-    /// A 409 with its code.
-    pub fn conflict(code: &'static str, message: impl Into<String>) -> ApiError {
-        ApiError::Conflict {
-            code,
-            message: message.into(),
+    /// The `error` code of the body.
+    pub fn code(&self) -> &'static str {
+        match self {
+            ApiError::BadRequest(_) => "bad_request",
+            ApiError::BadName(_) => "bad_name",
+            ApiError::Game(g) => g.code(),
+            ApiError::NotFound(_) | ApiError::NoRoute => "not_found",
+            ApiError::TooLarge => "too_large",
+            ApiError::TooManyRequests => "too_many_requests",
+            ApiError::EngineQuota => "engine_quota",
+            ApiError::EngineBusy => "engine_busy",
+            ApiError::Internal(_) => "internal",
+        }
+    }
+
+    fn body(&self) -> ErrorBody {
+        let (reason, params) = match self {
+            ApiError::Game(GameError::Illegal(m)) => {
+                (Some(m.reason.code()), Some(illegal_params(m)))
+            }
+            ApiError::Game(GameError::BadMove(n)) => {
+                (Some(notation_code(n)), Some(notation_params(n)))
+            }
+            _ => (None, None),
+        };
+        let message = match self {
+            ApiError::Game(GameError::Corrupt { .. }) => "internal error".to_string(),
+            e => e.to_string(),
+        };
+        ErrorBody {
+            error: self.code(),
+            message,
+            reason,
+            params,
+        }
+    }
+}
+
+fn params(pairs: impl IntoIterator<Item = (&'static str, Value)>) -> Map<String, Value> {
+    pairs.into_iter().map(|(k, v)| (k.to_string(), v)).collect()
+}
+
+/// The parameters of a refused move's reason: the squares and colours its sentence names.
+fn illegal_params(m: &IllegalMove) -> Map<String, Value> {
+    let name = |sq: &konane_core::Square| json!(m.size.square_name(*sq).to_string());
+    let mut p = params([("move", json!(m.text)), ("color", json!(m.mover.name()))]);
+    let extra = match &m.reason {
+        IllegalReason::FirstMoveIsRemoval | IllegalReason::RemovalsOver => params([]),
+        IllegalReason::NotYourStone { square, found } => params([
+            ("square", name(square)),
+            ("found", json!(found.map_or("empty", |c| c.name()))),
+        ]),
+        IllegalReason::FirstRemovalSquare { allowed } => params([
+            ("allowed", Value::Array(allowed.iter().map(name).collect())),
+            ("opening", json!(m.opening.to_string())),
+        ]),
+        IllegalReason::SecondMoveIsRemoval { hole } | IllegalReason::NotNextToHole { hole } => {
+            params([("hole", name(hole))])
+        }
+        IllegalReason::NoStoneToJump { square } => params([
+            ("square", name(square)),
+            ("opponent", json!(m.mover.opponent().name())),
+        ]),
+        IllegalReason::LandingNotEmpty { square } => params([("square", name(square))]),
+    };
+    p.extend(extra);
+    p
+}
+
+/// The reason code of move text that is not a move on the board.
+fn notation_code(n: &NotationError) -> &'static str {
+    let [square, off_board, not_a_move, not_a_jump] = ApiError::NOTATION_REASONS;
+    match n {
+        NotationError::Square(_) => square,
+        NotationError::OffBoard { .. } => off_board,
+        NotationError::Move(_) => not_a_move,
+        NotationError::NotAJump(_) => not_a_jump,
+    }
+}
+
+fn notation_params(n: &NotationError) -> Map<String, Value> {
+    match n {
+        NotationError::Square(t) | NotationError::Move(t) | NotationError::NotAJump(t) => {
+            params([("text", json!(t))])
+        }
+        NotationError::OffBoard { square, size } => {
+            params([("text", json!(square)), ("size", json!(size.to_string()))])
         }
     }
 }
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        let (status, code) = self.status_and_code();
+        let status = self.status();
         if status == StatusCode::INTERNAL_SERVER_ERROR {
-            tracing::error!("{self}");
+            match &self {
+                ApiError::Internal(cause) => tracing::error!("internal error: {cause}"),
+                e => tracing::error!("{e:?}"),
+            }
         }
-        (
-            status,
-            Json(json!({ "error": code, "message": self.to_string() })),
-        )
-            .into_response()
+        (status, Json(self.body())).into_response()
     }
 }
 
@@ -95,5 +222,67 @@ impl From<JsonRejection> for ApiError {
 impl From<crate::store::StoreError> for ApiError {
     fn from(e: crate::store::StoreError) -> Self {
         ApiError::Internal(e.to_string())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use konane_core::Color;
+
+    #[test]
+    fn every_code_is_listed() {
+        let errors = [
+            ApiError::BadRequest(String::new()),
+            ApiError::BadName(NameError::Empty),
+            ApiError::NotFound(String::new()),
+            ApiError::NoRoute,
+            ApiError::TooLarge,
+            ApiError::TooManyRequests,
+            ApiError::EngineQuota,
+            ApiError::EngineBusy,
+            ApiError::Internal(String::new()),
+        ]
+        .into_iter()
+        .chain(
+            [
+                GameError::NoToken,
+                GameError::WrongToken,
+                GameError::NotStarted,
+                GameError::Over,
+                GameError::NotYourTurn(Color::Black),
+                GameError::StalePly { sent: 0, at: 1 },
+                GameError::TakebackNotAllowed,
+                GameError::NothingToTakeBack,
+                GameError::SeatsTaken,
+                GameError::Changed,
+                GameError::NotOver,
+                GameError::CannotClaim,
+                GameError::BadMove(NotationError::Move(String::new())),
+                GameError::Corrupt {
+                    id: String::new(),
+                    message: String::new(),
+                },
+            ]
+            .map(ApiError::Game),
+        );
+        for e in errors {
+            assert!(
+                ApiError::CODES.contains(&e.code()),
+                "{} is not listed",
+                e.code()
+            );
+        }
+    }
+
+    #[test]
+    fn a_500_tells_nothing_of_its_cause() {
+        let body = ApiError::Internal("database: disk I/O error at /var/db".into()).body();
+        assert_eq!(body.message, "internal error");
+        let corrupt = ApiError::Game(GameError::Corrupt {
+            id: "x".into(),
+            message: "row 7".into(),
+        });
+        assert_eq!(corrupt.body().message, "internal error");
     }
 }

@@ -1,14 +1,17 @@
-//! A game as the server keeps it, and every change a request can make to it.
+//! A game as the server serves it, typed, and every change a request can make to it.
 //!
-//! The stored form holds the settings, the seats and the moves as text; the rules are
-//! replayed from the moves on every change, so a stored game can never hold an illegal
-//! position. Nothing here does I/O: `now` is passed in, and callers store the result.
+//! A stored row ([`GameRow`](crate::row::GameRow)) is loaded once into a [`ServedGame`]:
+//! board, opening, level, seats per colour, clock and the rules' own [`Game`], replayed
+//! once. Every rule of the game service works on that and fails with a [`GameError`];
+//! nothing here does I/O (`now` is passed in) and callers store the result.
 
-use konane_core::{AnyPosition, Color, Game, Opening, Phase, Record, Size};
+use std::fmt;
+
+use konane_core::{AnyPosition, Color, Game, IllegalMove, NotationError, PlayError, Record};
+use konane_engine::Level;
 use serde::{Deserialize, Serialize};
-use serde_json::{Value, json};
 
-use crate::error::ApiError;
+use crate::name::PlayerName;
 
 /// How the seats are filled.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
@@ -36,15 +39,71 @@ pub enum Status {
     Finished,
 }
 
+impl Status {
+    /// As stored in the `status` column and sent in a game's state.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Waiting => "waiting",
+            Status::Playing => "playing",
+            Status::Finished => "finished",
+        }
+    }
+}
+
+/// The secret that proves a seat: 128 random bits as 32 hex digits.
+#[derive(Clone, PartialEq, Eq)]
+pub struct SeatToken(String);
+
+impl SeatToken {
+    /// A new random token.
+    pub fn random() -> Result<SeatToken, getrandom::Error> {
+        let mut bytes = [0u8; 16];
+        getrandom::fill(&mut bytes)?;
+        Ok(SeatToken(
+            bytes.iter().map(|b| format!("{b:02x}")).collect(),
+        ))
+    }
+
+    /// A token as stored.
+    pub fn from_stored(text: String) -> SeatToken {
+        SeatToken(text)
+    }
+
+    /// The token as the client holds it.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    /// Compares with what a client sent in time independent of where they differ, so the
+    /// answer's timing tells nothing about a guessed token.
+    pub fn matches(&self, sent: &str) -> bool {
+        let (a, b) = (self.0.as_bytes(), sent.as_bytes());
+        a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+    }
+}
+
+impl fmt::Debug for SeatToken {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("SeatToken(..)")
+    }
+}
+
 /// One side of the board.
-#[derive(Clone, PartialEq, Eq, Debug, Default, Serialize, Deserialize)]
+#[derive(Clone, PartialEq, Eq, Debug, Default)]
 pub struct Seat {
     /// The secret that proves the seat (never sent in a game's state).
-    pub token: Option<String>,
+    pub token: Option<SeatToken>,
     /// The engine plays this seat.
     pub engine: bool,
     /// A display name.
-    pub name: Option<String>,
+    pub name: Option<PlayerName>,
+}
+
+impl Seat {
+    /// Taken by a person or the engine.
+    pub fn is_taken(&self) -> bool {
+        self.engine || self.token.is_some()
+    }
 }
 
 /// A chess-style clock kept by the server.
@@ -60,32 +119,228 @@ pub struct ClockState {
     pub running_since: Option<i64>,
 }
 
-/// How a game ended.
-#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
-pub struct GameResult {
-    /// `black` or `white`.
-    pub winner: String,
-    /// Why, for a human: "white has no move", "black resigned", "white ran out of time".
-    pub reason: String,
+impl ClockState {
+    /// A stopped clock with `initial_ms` for each side.
+    pub fn new(initial_ms: i64, increment_ms: i64) -> ClockState {
+        ClockState {
+            initial_ms,
+            increment_ms,
+            remaining_ms: [initial_ms, initial_ms],
+            running_since: None,
+        }
+    }
 }
 
-/// A game as stored.
-#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
-pub struct StoredGame {
+/// Why a game ended: a code for the page, which words it in each language.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum EndReason {
+    /// The side to move had no move (the rules' only ending).
+    NoMoves,
+    /// The side to move ran out of time.
+    Timeout,
+    /// A player gave up.
+    Resignation,
+    /// A player left a timed game and the opponent claimed the win.
+    Abandoned,
+    /// Nobody moved for too long at the start: no winner.
+    Aborted,
+}
+
+impl EndReason {
+    /// Every reason.
+    pub const ALL: [EndReason; 5] = [
+        EndReason::NoMoves,
+        EndReason::Timeout,
+        EndReason::Resignation,
+        EndReason::Abandoned,
+        EndReason::Aborted,
+    ];
+
+    /// The code the API sends.
+    pub fn code(self) -> &'static str {
+        match self {
+            EndReason::NoMoves => "no_moves",
+            EndReason::Timeout => "timeout",
+            EndReason::Resignation => "resignation",
+            EndReason::Abandoned => "abandoned",
+            EndReason::Aborted => "aborted",
+        }
+    }
+
+    /// The reason of a stored result: a code, or the English sentence older rows hold.
+    pub fn from_stored(text: &str) -> Option<EndReason> {
+        let reason = match text {
+            "no_moves" => EndReason::NoMoves,
+            "timeout" => EndReason::Timeout,
+            "resignation" => EndReason::Resignation,
+            "abandoned" => EndReason::Abandoned,
+            "aborted" => EndReason::Aborted,
+            t if t.ends_with(" has no move") => EndReason::NoMoves,
+            t if t.ends_with(" ran out of time") => EndReason::Timeout,
+            t if t.ends_with(" resigned") => EndReason::Resignation,
+            _ => return None,
+        };
+        Some(reason)
+    }
+}
+
+/// How a game ended.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct GameResult {
+    /// Who won; nobody when the game was aborted.
+    pub winner: Option<Color>,
+    /// Why.
+    pub reason: EndReason,
+}
+
+impl GameResult {
+    /// The record's `Termination` tag: "white has no move", "black resigned".
+    pub fn termination(self) -> String {
+        let loser = self.winner.map(Color::opponent);
+        match (self.reason, loser) {
+            (EndReason::NoMoves, Some(l)) => format!("{l} has no move"),
+            (EndReason::Timeout, Some(l)) => format!("{l} ran out of time"),
+            (EndReason::Resignation, Some(l)) => format!("{l} resigned"),
+            (EndReason::Abandoned, Some(l)) => format!("{l} left the game"),
+            _ => "aborted".to_string(),
+        }
+    }
+}
+
+/// Why a request cannot change a game. Each has a code (`code()`) that travels to the page.
+#[derive(Debug, thiserror::Error)]
+pub enum GameError {
+    /// No token was sent.
+    #[error("this needs the seat token: send Authorization: Bearer <token>")]
+    NoToken,
+    /// The token holds no seat here.
+    #[error("that token holds no seat in this game")]
+    WrongToken,
+    /// A seat is still free.
+    #[error("the game has not started: a seat is still free")]
+    NotStarted,
+    /// The game is over.
+    #[error("the game is over")]
+    Over,
+    /// The other side is to move.
+    #[error("it is {0}'s turn")]
+    NotYourTurn(Color),
+    /// The move was made for another ply (a double submit, or a race with another tab).
+    #[error("the move is for ply {sent}, but the game is at ply {at}")]
+    StalePly {
+        /// The ply the client named.
+        sent: usize,
+        /// The ply the game is at.
+        at: usize,
+    },
+    /// Take-backs are for games against the engine.
+    #[error("moves can be taken back only in games against the engine")]
+    TakebackNotAllowed,
+    /// The player has made no move yet.
+    #[error("there is no move of yours to take back")]
+    NothingToTakeBack,
+    /// Both seats are taken.
+    #[error("both seats are taken: you can watch this game")]
+    SeatsTaken,
+    /// Someone else changed the game between reading and storing it.
+    #[error("the game changed meanwhile: another move was made first")]
+    Changed,
+    /// A rematch waits for the end.
+    #[error("a rematch can start once the game is over")]
+    NotOver,
+    /// The win can be claimed only when the opponent has gone, in a timed game.
+    #[error("the win can be claimed only when the opponent has left a timed game")]
+    CannotClaim,
+    /// The move text is not a move on this board.
+    #[error("{0}")]
+    BadMove(NotationError),
+    /// The move breaks the rules here.
+    #[error("{0}")]
+    Illegal(IllegalMove),
+    /// A stored row that does not make a game (never expected: rows are written by us).
+    #[error("stored game {id} is unreadable: {message}")]
+    Corrupt {
+        /// The game.
+        id: String,
+        /// What failed.
+        message: String,
+    },
+}
+
+impl GameError {
+    /// The code the API sends.
+    pub fn code(&self) -> &'static str {
+        match self {
+            GameError::NoToken | GameError::WrongToken => "forbidden",
+            GameError::NotStarted => "not_started",
+            GameError::Over => "game_over",
+            GameError::NotYourTurn(_) => "not_your_turn",
+            GameError::StalePly { .. } | GameError::Changed => "stale_ply",
+            GameError::TakebackNotAllowed | GameError::NothingToTakeBack => "no_takeback",
+            GameError::SeatsTaken => "seats_taken",
+            GameError::NotOver => "not_over",
+            GameError::CannotClaim => "cannot_claim",
+            GameError::BadMove(_) => "bad_move",
+            GameError::Illegal(_) => "illegal_move",
+            GameError::Corrupt { .. } => "internal",
+        }
+    }
+}
+
+impl From<PlayError> for GameError {
+    fn from(e: PlayError) -> Self {
+        match e {
+            PlayError::Notation(n) => GameError::BadMove(n),
+            PlayError::Illegal(i) => GameError::Illegal(i),
+        }
+    }
+}
+
+/// The seats a token holds: one colour, or both on a shared device.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Holder {
+    /// One side.
+    One(Color),
+    /// Both sides (a game on one device).
+    Both,
+}
+
+impl Holder {
+    /// Whether the holder may act for `c`.
+    pub fn holds(self, c: Color) -> bool {
+        match self {
+            Holder::One(mine) => mine == c,
+            Holder::Both => true,
+        }
+    }
+}
+
+/// The engine's move to make: where, at which level, for which ply.
+#[derive(Clone, Copy, Debug)]
+pub struct EngineTurn {
+    /// The position to move in.
+    pub position: AnyPosition,
+    /// The engine's level.
+    pub level: Level,
+    /// The ply the move is for.
+    pub ply: usize,
+    /// Whether the engine plays both sides (a game to watch).
+    pub self_play: bool,
+}
+
+/// A game, loaded and typed: what every rule of the service works on.
+#[derive(Clone, Debug)]
+pub struct ServedGame {
     /// The game's id.
     pub id: String,
     /// How the seats are filled.
     pub mode: Mode,
-    /// Board size, `8x8`.
-    pub size: String,
-    /// Opening rule.
-    pub opening: String,
     /// The engine's level, when it plays.
-    pub level: Option<u8>,
+    pub level: Option<Level>,
     /// Black's and White's seats.
     pub seats: [Seat; 2],
-    /// The moves so far, in notation.
-    pub moves: Vec<String>,
+    /// The rules' game: start, moves, position.
+    pub game: Game,
     /// Where the game stands.
     pub status: Status,
     /// How it ended.
@@ -96,64 +351,50 @@ pub struct StoredGame {
     pub rematch: Option<String>,
     /// When the game was created (Unix ms).
     pub created_at: i64,
+    /// Who created it (the client's address), so one client's engine games share one
+    /// client's part of the engine.
+    pub client: Option<String>,
 }
 
-fn color_index(c: Color) -> usize {
-    c.index()
-}
-
-impl StoredGame {
-    /// The rules' view of the game, replayed from the moves.
-    pub fn replay(&self) -> Result<Game, ApiError> {
-        let size: Size = self
-            .size
-            .parse()
-            .map_err(|e| ApiError::Internal(format!("stored size: {e}")))?;
-        let opening: Opening = self
-            .opening
-            .parse()
-            .map_err(|e| ApiError::Internal(format!("stored opening: {e}")))?;
-        let mut game = Game::new(size, opening);
-        for m in &self.moves {
-            game.play_text(m)
-                .map_err(|e| ApiError::Internal(format!("stored move {m}: {e}")))?;
-        }
-        Ok(game)
+impl ServedGame {
+    /// A seat of a colour.
+    pub fn seat(&self, c: Color) -> &Seat {
+        &self.seats[c.index()]
     }
 
-    /// The seats a token holds (both, on a shared device).
-    pub fn seats_of(&self, token: Option<&str>) -> Result<Vec<Color>, ApiError> {
-        let token = token.ok_or_else(|| {
-            ApiError::Forbidden(
-                "this needs the seat token: send Authorization: Bearer <token>".into(),
-            )
-        })?;
-        let seats: Vec<Color> = [Color::Black, Color::White]
-            .into_iter()
-            .filter(|&c| self.seats[color_index(c)].token.as_deref() == Some(token))
-            .collect();
-        if seats.is_empty() {
-            return Err(ApiError::Forbidden(
-                "that token holds no seat in this game".into(),
-            ));
-        }
-        Ok(seats)
+    /// The side to move.
+    pub fn turn(&self) -> Color {
+        self.game.position().turn()
     }
 
-    fn ensure_playing(&self) -> Result<(), ApiError> {
+    /// Moves played so far.
+    pub fn ply(&self) -> usize {
+        self.game.ply()
+    }
+
+    /// The seats a token holds.
+    pub fn holder(&self, token: Option<&str>) -> Result<Holder, GameError> {
+        let token = token.ok_or(GameError::NoToken)?;
+        let holds = |c: Color| {
+            self.seat(c)
+                .token
+                .as_ref()
+                .is_some_and(|t| t.matches(token))
+        };
+        match (holds(Color::Black), holds(Color::White)) {
+            (true, true) => Ok(Holder::Both),
+            (true, false) => Ok(Holder::One(Color::Black)),
+            (false, true) => Ok(Holder::One(Color::White)),
+            (false, false) => Err(GameError::WrongToken),
+        }
+    }
+
+    fn ensure_playing(&self) -> Result<(), GameError> {
         match self.status {
             Status::Playing => Ok(()),
-            Status::Waiting => Err(ApiError::conflict(
-                "not_started",
-                "the game has not started: a seat is still free",
-            )),
-            Status::Finished => Err(ApiError::conflict("game_over", "the game is over")),
+            Status::Waiting => Err(GameError::NotStarted),
+            Status::Finished => Err(GameError::Over),
         }
-    }
-
-    /// The side to move now, if the game is on.
-    pub fn turn(&self) -> Result<Color, ApiError> {
-        Ok(self.replay()?.position().turn())
     }
 
     /// Plays `text` for the holder of `token`, on ply `ply`; on any error nothing changes.
@@ -163,16 +404,12 @@ impl StoredGame {
         text: &str,
         ply: usize,
         now: i64,
-    ) -> Result<(), ApiError> {
-        let seats = self.seats_of(token)?;
+    ) -> Result<(), GameError> {
+        let holder = self.holder(token)?;
         self.ensure_playing()?;
-        let game = self.replay()?;
-        let turn = game.position().turn();
-        if !seats.contains(&turn) {
-            return Err(ApiError::conflict(
-                "not_your_turn",
-                format!("it is {turn}'s turn"),
-            ));
+        let turn = self.turn();
+        if !holder.holds(turn) {
+            return Err(GameError::NotYourTurn(turn));
         }
         self.play_as(turn, text, ply, now)
     }
@@ -184,56 +421,37 @@ impl StoredGame {
         text: &str,
         ply: usize,
         now: i64,
-    ) -> Result<(), ApiError> {
+    ) -> Result<(), GameError> {
         self.ensure_playing()?;
-        if ply != self.moves.len() {
-            return Err(ApiError::conflict(
-                "stale_ply",
-                format!(
-                    "the move is for ply {ply}, but the game is at ply {}",
-                    self.moves.len()
-                ),
-            ));
+        if ply != self.ply() {
+            return Err(GameError::StalePly {
+                sent: ply,
+                at: self.ply(),
+            });
         }
-        let mut game = self.replay()?;
-        if game.position().turn() != mover {
-            return Err(ApiError::conflict(
-                "not_your_turn",
-                format!("it is {}'s turn", game.position().turn()),
-            ));
+        if self.turn() != mover {
+            return Err(GameError::NotYourTurn(self.turn()));
         }
         if self.flag_fall(now) {
-            return Err(ApiError::conflict(
-                "game_over",
-                "the game is over: time ran out",
-            ));
+            return Err(GameError::Over);
         }
-        let m = game.play_text(text).map_err(play_error)?;
-        self.moves.push(game.size().move_text(m).to_string());
+        self.game.play_text(text)?;
         if let Some(clock) = &mut self.clock {
-            let i = color_index(mover);
+            let i = mover.index();
             let since = clock.running_since.unwrap_or(now);
             clock.remaining_ms[i] =
                 clock.remaining_ms[i] - (now - since).max(0) + clock.increment_ms;
             clock.running_since = Some(now);
         }
-        self.finish_if_over(&game);
+        if let Some(o) = self.game.outcome() {
+            self.finish(Some(o.winner), EndReason::NoMoves);
+        }
         Ok(())
     }
 
-    /// Ends the game when the side to move has no move.
-    fn finish_if_over(&mut self, game: &Game) {
-        if let Some(o) = game.outcome() {
-            self.finish(o.winner, o.termination());
-        }
-    }
-
-    fn finish(&mut self, winner: Color, reason: String) {
+    fn finish(&mut self, winner: Option<Color>, reason: EndReason) {
         self.status = Status::Finished;
-        self.result = Some(GameResult {
-            winner: winner.name().to_string(),
-            reason,
-        });
+        self.result = Some(GameResult { winner, reason });
         if let Some(clock) = &mut self.clock {
             clock.running_since = None;
         }
@@ -241,23 +459,23 @@ impl StoredGame {
 
     /// When the side to move runs out of time (Unix ms), if a clock is running.
     pub fn deadline(&self) -> Option<i64> {
+        if self.status != Status::Playing {
+            return None;
+        }
         let clock = self.clock.as_ref()?;
         let since = clock.running_since?;
-        let turn = self.turn().ok()?;
-        Some(since + clock.remaining_ms[color_index(turn)])
+        Some(since + clock.remaining_ms[self.turn().index()])
     }
 
     /// Ends the game if the side to move's time is up at `now`; true if it did.
     pub fn flag_fall(&mut self, now: i64) -> bool {
-        if self.status != Status::Playing {
-            return false;
-        }
-        match (self.deadline(), self.turn()) {
-            (Some(deadline), Ok(turn)) if now >= deadline => {
+        match self.deadline() {
+            Some(deadline) if now >= deadline => {
+                let turn = self.turn();
                 if let Some(clock) = &mut self.clock {
-                    clock.remaining_ms[color_index(turn)] = 0;
+                    clock.remaining_ms[turn.index()] = 0;
                 }
-                self.finish(turn.opponent(), format!("{turn} ran out of time"));
+                self.finish(Some(turn.opponent()), EndReason::Timeout);
                 true
             }
             _ => false,
@@ -265,193 +483,203 @@ impl StoredGame {
     }
 
     /// The holder of `token` gives up (on a shared device: the side to move).
-    pub fn resign(&mut self, token: Option<&str>, now: i64) -> Result<(), ApiError> {
-        let seats = self.seats_of(token)?;
+    pub fn resign(&mut self, token: Option<&str>, now: i64) -> Result<(), GameError> {
+        let holder = self.holder(token)?;
         self.ensure_playing()?;
         if self.flag_fall(now) {
             return Ok(());
         }
-        let turn = self.turn()?;
-        let loser = if seats.contains(&turn) {
-            turn
-        } else {
-            seats[0]
+        let loser = match holder {
+            Holder::One(c) => c,
+            Holder::Both => self.turn(),
         };
         self.stop_clock(now);
-        self.finish(loser.opponent(), format!("{loser} resigned"));
+        self.finish(Some(loser.opponent()), EndReason::Resignation);
         Ok(())
     }
 
+    /// The holder of `token` claims the win because the opponent left: only in a timed
+    /// game, and only when `opponent_gone` (the caller knows who is connected).
+    pub fn claim(
+        &mut self,
+        token: Option<&str>,
+        opponent_gone: bool,
+        now: i64,
+    ) -> Result<(), GameError> {
+        let holder = self.holder(token)?;
+        self.ensure_playing()?;
+        let Holder::One(me) = holder else {
+            return Err(GameError::CannotClaim);
+        };
+        if self.flag_fall(now) {
+            return Ok(());
+        }
+        let opponent = self.seat(me.opponent());
+        if self.clock.is_none() || opponent.engine || !opponent_gone {
+            return Err(GameError::CannotClaim);
+        }
+        self.stop_clock(now);
+        self.finish(Some(me), EndReason::Abandoned);
+        Ok(())
+    }
+
+    /// Ends a game that never got going: no winner.
+    pub fn abort(&mut self, now: i64) {
+        self.stop_clock(now);
+        self.finish(None, EndReason::Aborted);
+    }
+
     fn stop_clock(&mut self, now: i64) {
-        let turn = self.turn().ok();
-        if let (Some(clock), Some(turn)) = (&mut self.clock, turn)
+        let turn = self.turn();
+        if let Some(clock) = &mut self.clock
             && let Some(since) = clock.running_since.take()
         {
-            clock.remaining_ms[color_index(turn)] -= (now - since).max(0);
+            clock.remaining_ms[turn.index()] -= (now - since).max(0);
         }
     }
 
     /// Against the engine only: takes back the player's last move (and the engine's reply
     /// to it), so it is the player's turn again.
-    pub fn take_back(&mut self, token: Option<&str>, now: i64) -> Result<(), ApiError> {
-        let seats = self.seats_of(token)?;
+    pub fn take_back(&mut self, token: Option<&str>, now: i64) -> Result<(), GameError> {
+        let holder = self.holder(token)?;
         if self.mode != Mode::Engine {
-            return Err(ApiError::conflict(
-                "no_takeback",
-                "moves can be taken back only in games against the engine",
-            ));
+            return Err(GameError::TakebackNotAllowed);
         }
         self.ensure_playing()?;
-        let human = seats[0];
-        let game = self.replay()?;
+        let Holder::One(human) = holder else {
+            return Err(GameError::TakebackNotAllowed);
+        };
         // Undo back to the last position where the human was to move, before its own move.
-        let mut undo = 0;
-        let mut turn = game.position().turn();
-        loop {
-            if undo >= self.moves.len() {
-                return Err(ApiError::conflict(
-                    "no_takeback",
-                    "there is no move of yours to take back",
-                ));
-            }
-            undo += 1;
-            turn = turn.opponent();
-            if turn == human {
-                break;
-            }
+        let undo = if self.turn() == human { 2 } else { 1 };
+        if self.ply() < undo {
+            return Err(GameError::NothingToTakeBack);
         }
         self.stop_clock(now);
-        self.moves.truncate(self.moves.len() - undo);
+        for _ in 0..undo {
+            self.game.undo();
+        }
         if let Some(clock) = &mut self.clock {
             clock.running_since = Some(now);
         }
         Ok(())
     }
 
-    /// The engine's level and the position, when it is the engine's turn.
-    pub fn engine_turn(&self) -> Option<(AnyPosition, u8, usize)> {
-        if self.status != Status::Playing {
+    /// Takes the free seat of a waiting game and starts it; `Err(SeatsTaken)` when there is
+    /// none. Returns the colour taken.
+    pub fn join(
+        &mut self,
+        token: SeatToken,
+        name: Option<PlayerName>,
+        now: i64,
+    ) -> Result<Color, GameError> {
+        if self.status != Status::Waiting {
+            return Err(GameError::SeatsTaken);
+        }
+        let free = [Color::Black, Color::White]
+            .into_iter()
+            .find(|&c| !self.seat(c).is_taken())
+            .ok_or(GameError::SeatsTaken)?;
+        let seat = &mut self.seats[free.index()];
+        seat.token = Some(token);
+        seat.name = name;
+        self.status = Status::Playing;
+        if let Some(c) = &mut self.clock {
+            c.running_since = Some(now);
+        }
+        Ok(free)
+    }
+
+    /// The engine's move to make now, if it is the engine's turn.
+    pub fn engine_turn(&self) -> Option<EngineTurn> {
+        if self.status != Status::Playing || !self.seat(self.turn()).engine {
             return None;
         }
-        let game = self.replay().ok()?;
-        let turn = game.position().turn();
-        self.seats[color_index(turn)]
-            .engine
-            .then(|| (*game.position(), self.level.unwrap_or(4), self.moves.len()))
+        Some(EngineTurn {
+            position: *self.game.position(),
+            level: self.level.unwrap_or_default(),
+            ply: self.ply(),
+            self_play: self.seats.iter().all(|s| s.engine),
+        })
+    }
+
+    /// A new game with the same settings and the colours swapped, under the id `id`.
+    pub fn rematch_of(&self, id: String, now: i64) -> ServedGame {
+        let mut seats = self.seats.clone();
+        seats.swap(0, 1);
+        ServedGame {
+            id,
+            seats,
+            game: Game::from_position(*self.game.start()),
+            status: Status::Playing,
+            result: None,
+            rematch: None,
+            created_at: now,
+            clock: self.clock.as_ref().map(|c| ClockState {
+                running_since: Some(now),
+                ..ClockState::new(c.initial_ms, c.increment_ms)
+            }),
+            ..self.clone()
+        }
+    }
+
+    /// A player's name as a record or a spectator reads it.
+    pub fn player_name(&self, c: Color) -> String {
+        let seat = self.seat(c);
+        match (&seat.name, seat.engine) {
+            (Some(n), _) => n.to_string(),
+            (None, true) => format!("Konane engine, level {}", self.level.unwrap_or_default()),
+            (None, false) => c.name().to_string(),
+        }
     }
 
     /// The game record, with names and result.
-    pub fn record(&self) -> Result<String, ApiError> {
-        let game = self.replay()?;
-        let name = |c: Color| {
-            let seat = &self.seats[color_index(c)];
-            match (&seat.name, seat.engine) {
-                (Some(n), _) => n.clone(),
-                (None, true) => format!("Konane engine, level {}", self.level.unwrap_or(4)),
-                (None, false) => c.name().to_string(),
-            }
-        };
-        let date = crate::time::date_of(self.created_at);
+    pub fn record(&self) -> String {
         let mut tags = vec![
             ("Event".to_string(), format!("Konane game {}", self.id)),
-            ("Date".to_string(), date),
-            ("Black".to_string(), name(Color::Black)),
-            ("White".to_string(), name(Color::White)),
+            ("Date".to_string(), crate::time::date_of(self.created_at)),
+            ("Black".to_string(), self.player_name(Color::Black)),
+            ("White".to_string(), self.player_name(Color::White)),
         ];
         if let Some(r) = &self.result {
-            tags.push(("Result".to_string(), r.winner.clone()));
-            tags.push(("Termination".to_string(), r.reason.clone()));
+            let winner = r.winner.map_or("*", Color::name);
+            tags.push(("Result".to_string(), winner.to_string()));
+            tags.push(("Termination".to_string(), r.termination()));
         }
-        Ok(Record::new(game, tags).to_string())
+        Record::new(self.game.clone(), tags).to_string()
     }
 
-    /// The state every client sees (tokens left out).
-    pub fn view(&self, seq: i64, now: i64) -> Result<Value, ApiError> {
-        let game = self.replay()?;
-        let pos = game.position();
-        let legal = if self.status == Status::Playing {
-            pos.legal_move_texts()
-        } else {
-            Vec::new()
-        };
-        let player = |c: Color| {
-            let seat = &self.seats[color_index(c)];
-            json!({
-                "name": seat.name,
-                "engine": seat.engine,
-                "level": if seat.engine { self.level } else { None },
-                "seated": seat.engine || seat.token.is_some(),
-            })
-        };
-        let phase = phase_name(pos.phase());
-        let mut state = json!({
-            "id": self.id,
-            "size": self.size,
-            "opening": self.opening,
-            "mode": self.mode,
-            "status": self.status,
-            "position": pos.to_string(),
-            "moves": self.moves,
-            "ply": self.moves.len(),
-            "turn": pos.turn().name(),
-            "phase": phase,
-            "legal_moves": legal,
-            "players": { "black": player(Color::Black), "white": player(Color::White) },
-            "seq": seq,
-            "server_time": now,
-        });
-        if let Some(clock) = &self.clock {
-            let running = (self.status == Status::Playing && clock.running_since.is_some())
-                .then(|| pos.turn().name());
-            state["clock"] = json!({
-                "initial_ms": clock.initial_ms,
-                "increment_ms": clock.increment_ms,
-                "black_ms": clock.remaining_ms[0],
-                "white_ms": clock.remaining_ms[1],
-                "running": running,
-                "running_since": clock.running_since,
-            });
-        }
-        if let Some(r) = &self.result {
-            state["result"] = json!({ "winner": r.winner, "reason": r.reason });
-        }
-        if let Some(id) = &self.rematch {
-            state["rematch"] = json!(id);
-        }
-        if let Some(level) = self.level {
-            state["level"] = json!(level);
-        }
-        Ok(state)
+    /// Whether the lobby lists it.
+    pub fn listed(&self) -> bool {
+        self.mode == Mode::Open && self.status == Status::Waiting
     }
 }
 
-/// The phase as the API spells it.
-pub fn phase_name(phase: Phase) -> &'static str {
-    match phase {
-        Phase::BlackRemoval => "black-removal",
-        Phase::WhiteRemoval => "white-removal",
-        Phase::Jumping => "jumping",
-    }
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
 
-/// A refused move as the API reports it: 400 for bad notation, 422 for a rule broken.
-pub fn play_error(e: konane_core::PlayError) -> ApiError {
-    match e {
-        konane_core::PlayError::Notation(n) => ApiError::BadMove(n.to_string()),
-        konane_core::PlayError::Illegal(i) => ApiError::IllegalMove(i.to_string()),
+    #[test]
+    fn tokens_match_only_themselves() {
+        let t = SeatToken("0123456789abcdef0123456789abcdef".into());
+        assert!(t.matches("0123456789abcdef0123456789abcdef"));
+        assert!(!t.matches("0123456789abcdef0123456789abcdee"));
+        assert!(!t.matches("0123456789abcdef"));
+        assert!(!t.matches(""));
     }
-}
 
-/// A position outside any game, as the tutorial and the rules page see it: its legal
-/// moves, and who has won when the side to move has none.
-pub fn position_view(pos: &AnyPosition) -> Value {
-    json!({
-        "position": pos.to_string(),
-        "size": pos.size().to_string(),
-        "opening": pos.opening().to_string(),
-        "turn": pos.turn().name(),
-        "phase": phase_name(pos.phase()),
-        "legal_moves": pos.legal_move_texts(),
-        "winner": pos.winner().map(Color::name),
-    })
+    #[test]
+    fn stored_reasons_old_and_new_read_alike() {
+        for (text, reason) in [
+            ("no_moves", EndReason::NoMoves),
+            ("white has no move", EndReason::NoMoves),
+            ("black ran out of time", EndReason::Timeout),
+            ("black resigned", EndReason::Resignation),
+            ("abandoned", EndReason::Abandoned),
+            ("aborted", EndReason::Aborted),
+        ] {
+            assert_eq!(EndReason::from_stored(text), Some(reason), "{text}");
+            assert_eq!(EndReason::from_stored(reason.code()), Some(reason));
+        }
+        assert_eq!(EndReason::from_stored("white was abducted"), None);
+    }
 }

@@ -10,9 +10,12 @@ pub mod engine_pool;
 pub mod error;
 pub mod game;
 pub mod hub;
+pub mod name;
 pub mod rate;
+pub mod row;
 pub mod store;
 pub mod time;
+pub mod view;
 pub mod web;
 pub mod ws;
 
@@ -23,10 +26,11 @@ use tokio::net::TcpListener;
 
 use crate::engine_pool::EnginePool;
 use crate::error::ApiError;
-use crate::game::StoredGame;
-use crate::hub::Hub;
+use crate::game::{EngineTurn, GameError, ServedGame, Status};
+use crate::hub::{Hub, Presence};
 use crate::rate::RateLimiter;
 use crate::store::{Backend, Store, StoreError};
+use crate::view::GameView;
 
 /// How to run a server.
 #[derive(Clone, Debug)]
@@ -37,10 +41,51 @@ pub struct ServerConfig {
     pub port: u16,
     /// `sqlite://FILE` or `postgres://…`.
     pub database_url: String,
-    /// Engine searches running at once.
+    /// Engine searches running at once (in each of the quick and the deep lane).
     pub engine_threads: usize,
     /// Requests per second allowed from one client address (0: no limit).
     pub rate_limit: u32,
+    /// The rules of time that keep games moving.
+    pub timing: Timing,
+}
+
+/// How long the server waits before it acts on a game by itself.
+#[derive(Clone, Copy, Debug)]
+pub struct Timing {
+    /// A game in progress whose players have not both moved is aborted after this long
+    /// without a move (ms).
+    pub abort_after_ms: i64,
+    /// A player who left a timed game on their turn loses on the opponent's claim after
+    /// this long (ms).
+    pub claim_after_ms: i64,
+    /// The engine playing itself waits this long between moves, so watchers can follow (ms).
+    pub self_play_pace_ms: u64,
+    /// How often the janitor looks for games to abort (ms).
+    pub janitor_every_ms: u64,
+}
+
+impl Default for Timing {
+    fn default() -> Timing {
+        Timing {
+            abort_after_ms: 10 * 60_000,
+            claim_after_ms: 30_000,
+            self_play_pace_ms: 1_000,
+            janitor_every_ms: 30_000,
+        }
+    }
+}
+
+impl Default for ServerConfig {
+    fn default() -> ServerConfig {
+        ServerConfig {
+            bind: "127.0.0.1".into(),
+            port: 8080,
+            database_url: "sqlite://konane.db".into(),
+            engine_threads: std::thread::available_parallelism().map_or(2, |n| n.get()),
+            rate_limit: 50,
+            timing: Timing::default(),
+        }
+    }
 }
 
 /// What every request handler shares.
@@ -53,6 +98,10 @@ pub struct AppState {
     pub engines: EnginePool,
     /// Requests per client.
     pub rate: RateLimiter,
+    /// The rules of time.
+    pub timing: Timing,
+    /// Each client's game of the engine against itself (client → game id).
+    pub self_play: tokio::sync::Mutex<std::collections::HashMap<String, String>>,
 }
 
 /// Shared state, as handlers receive it.
@@ -69,113 +118,141 @@ pub enum ServerError {
     Io(#[from] std::io::Error),
 }
 
+/// The key engine fairness counts a game against when it has no creator on record.
+const NO_CLIENT: &str = "-";
+
+/// First wait before a failed store write of the engine or the clock is tried again (ms);
+/// it doubles up to [`RETRY_MAX_MS`].
+const RETRY_FIRST_MS: u64 = 50;
+/// Longest wait between two tries (ms).
+const RETRY_MAX_MS: u64 = 5_000;
+
 impl AppState {
     /// Called after every stored change of a game: tells the pages, and lets the engine
-    /// or the clock act if it is their turn.
-    pub fn changed(self: &Arc<Self>, game: &StoredGame, seq: i64) {
-        // With PostgreSQL the notification listener publishes, for every instance alike.
-        if self.store.backend() == Backend::Sqlite {
-            self.publish(game, seq);
+    /// or the clock act if it is their turn. Returns the state it sent.
+    pub fn changed(self: &Arc<Self>, game: &ServedGame, seq: i64) -> GameView {
+        let view = GameView::of(game, seq, time::now_ms());
+        // With PostgreSQL the notification listener publishes, for every instance alike,
+        // and moves the engine playing itself wherever it is watched.
+        let sqlite = self.store.backend() == Backend::Sqlite;
+        if sqlite {
+            self.hub.publish(&game.id, Arc::from(view.to_json()));
         }
-        self.schedule(game, seq);
+        if sqlite || !game.engine_turn().is_some_and(|t| t.self_play) {
+            self.schedule(game, seq);
+        }
+        view
     }
 
     /// Sends a game's state to its pages on this instance.
-    pub fn publish(&self, game: &StoredGame, seq: i64) {
-        match game.view(seq, time::now_ms()) {
-            Ok(v) => self.hub.publish(&game.id, Arc::from(v.to_string())),
-            Err(e) => tracing::error!("cannot show game {}: {e}", game.id),
-        }
+    pub fn publish(&self, game: &ServedGame, seq: i64) {
+        let view = GameView::of(game, seq, time::now_ms());
+        self.hub.publish(&game.id, Arc::from(view.to_json()));
     }
 
-    /// Starts the engine's move or the clock's watch, when the game needs one.
-    pub fn schedule(self: &Arc<Self>, game: &StoredGame, seq: i64) {
-        if let Some((pos, level, ply)) = game.engine_turn() {
+    /// Starts the engine's move or the clock's watch, when the game needs one. The engine
+    /// playing itself moves only while somebody watches it here, at a pace they can follow.
+    pub fn schedule(self: &Arc<Self>, game: &ServedGame, seq: i64) {
+        if let Some(turn) = game.engine_turn() {
+            if turn.self_play && !self.hub.watched_here(&game.id) {
+                return;
+            }
             let state = Arc::clone(self);
             let id = game.id.clone();
-            tokio::spawn(async move { state.engine_move(id, pos, level, ply, seq).await });
+            let client = game.client.clone().unwrap_or_else(|| NO_CLIENT.to_string());
+            tokio::spawn(async move { state.engine_move(id, client, turn, seq).await });
         } else if let Some(deadline) = game.deadline() {
             let state = Arc::clone(self);
             let id = game.id.clone();
             tokio::spawn(async move {
                 let wait = (deadline - time::now_ms()).max(0) as u64;
                 tokio::time::sleep(std::time::Duration::from_millis(wait + 1)).await;
-                if let Err(e) = state.flag(&id, seq).await {
-                    tracing::warn!("clock of game {id}: {e}");
-                }
+                state.until_stored(&id, || state.flag(&id, seq)).await;
             });
         }
     }
 
-    async fn engine_move(
-        self: Arc<Self>,
-        id: String,
-        pos: konane_core::AnyPosition,
-        level: u8,
-        ply: usize,
-        seq: i64,
-    ) {
+    async fn engine_move(self: Arc<Self>, id: String, client: String, turn: EngineTurn, seq: i64) {
+        let started = std::time::Instant::now();
         let seed = time::now_ms() as u64 ^ seq as u64;
-        let Some(m) = self.engines.choose(pos, level, seed).await else {
+        let Some(m) = self
+            .engines
+            .choose(&client, turn.position, turn.level, seed)
+            .await
+        else {
             tracing::error!("the engine found no move in game {id}");
             return;
         };
-        let text = pos.move_text(m);
-        let mover = pos.turn();
-        let result = self
-            .mutate(&id, Some(seq), |g| {
-                g.play_as(mover, &text, ply, time::now_ms())
+        if turn.self_play {
+            let pace = std::time::Duration::from_millis(self.timing.self_play_pace_ms);
+            tokio::time::sleep(pace.saturating_sub(started.elapsed())).await;
+        }
+        let text = turn.position.move_text(m);
+        let mover = turn.position.turn();
+        self.until_stored(&id, || {
+            self.mutate(&id, Some(seq), |g| {
+                Ok(g.play_as(mover, &text, turn.ply, time::now_ms())?)
             })
-            .await;
-        match result {
-            Ok(_) | Err(ApiError::Conflict { .. }) => {}
-            Err(e) => tracing::error!("engine move {text} in game {id}: {e}"),
+        })
+        .await;
+    }
+
+    /// Runs a change the server makes by itself (the engine's move, a clock's flag) until
+    /// the database takes it: a failed write is retried with backoff, never forgotten. A
+    /// refusal (the game moved on meanwhile) is the end of it.
+    async fn until_stored<F, T>(&self, id: &str, mut attempt: impl FnMut() -> F)
+    where
+        F: std::future::Future<Output = Result<T, ApiError>>,
+    {
+        let mut wait = RETRY_FIRST_MS;
+        loop {
+            match attempt().await {
+                Err(ApiError::Internal(cause)) => {
+                    tracing::warn!("game {id}: {cause}; trying again in {wait} ms");
+                    tokio::time::sleep(std::time::Duration::from_millis(wait)).await;
+                    wait = (wait * 2).min(RETRY_MAX_MS);
+                }
+                _ => return,
+            }
         }
     }
 
     /// Ends a game whose running clock has run out, if it is still at `seq`.
     async fn flag(self: &Arc<Self>, id: &str, seq: i64) -> Result<(), ApiError> {
-        match self
-            .mutate(id, Some(seq), |g| {
-                if g.flag_fall(time::now_ms()) {
-                    Ok(())
-                } else {
-                    Err(ApiError::conflict("no_change", "the clock has not run out"))
-                }
-            })
-            .await
-        {
-            Ok(_) | Err(ApiError::Conflict { .. }) => Ok(()),
-            Err(e) => Err(e),
-        }
+        self.mutate(id, Some(seq), |g| {
+            if g.flag_fall(time::now_ms()) {
+                Ok(())
+            } else {
+                Err(GameError::Changed.into())
+            }
+        })
+        .await
+        .map(drop)
     }
 
     /// Loads a game, applies `change` and stores it if nothing else changed it meanwhile
     /// (and, with `expect`, only if it is still at that sequence number). Returns the stored
-    /// game and its new sequence number; on any error nothing is stored.
+    /// game and the state sent to its pages; on any error nothing is stored.
     pub async fn mutate(
         self: &Arc<Self>,
         id: &str,
         expect: Option<i64>,
-        change: impl FnOnce(&mut StoredGame) -> Result<(), ApiError>,
-    ) -> Result<(StoredGame, i64), ApiError> {
+        change: impl FnOnce(&mut ServedGame) -> Result<(), ApiError>,
+    ) -> Result<(ServedGame, GameView), ApiError> {
         let (mut game, seq) = self
             .store
             .load(id)
             .await?
             .ok_or_else(|| ApiError::NotFound(id.to_string()))?;
         if expect.is_some_and(|e| e != seq) {
-            return Err(ApiError::conflict("stale", "the game changed meanwhile"));
+            return Err(GameError::Changed.into());
         }
         change(&mut game)?;
         if !self.store.update(&game, seq, time::now_ms()).await? {
-            return Err(ApiError::conflict(
-                "stale_ply",
-                "another move was made first",
-            ));
+            return Err(GameError::Changed.into());
         }
-        self.changed(&game, seq + 1);
-        Ok((game, seq + 1))
+        let view = self.changed(&game, seq + 1);
+        Ok((game, view))
     }
 
     /// Picks up every game in progress (after a start or restart): engines think again,
@@ -187,6 +264,82 @@ impl AppState {
             self.schedule(&game, seq);
         }
         Ok(n)
+    }
+
+    /// Aborts the games in progress whose players have not both moved and that nobody has
+    /// touched for `abort_after_ms`; returns how many.
+    pub async fn abort_idle(self: &Arc<Self>) -> Result<usize, StoreError> {
+        let now = time::now_ms();
+        let idle = self
+            .store
+            .idle_playing(now - self.timing.abort_after_ms, 100)
+            .await?;
+        let mut aborted = 0;
+        for (game, seq) in idle {
+            let unstarted = game.ply() < 2 && !game.seat(game.turn()).engine;
+            if unstarted
+                && self
+                    .mutate(&game.id, Some(seq), |g| {
+                        g.abort(time::now_ms());
+                        Ok(())
+                    })
+                    .await
+                    .is_ok()
+            {
+                aborted += 1;
+            }
+        }
+        Ok(aborted)
+    }
+
+    /// The table of self-play games, once `client` has none still running: the caller adds
+    /// the new game while holding it.
+    pub async fn self_play_slot(
+        &self,
+        client: &str,
+    ) -> Result<tokio::sync::MutexGuard<'_, std::collections::HashMap<String, String>>, ApiError>
+    {
+        let slots = self.self_play.lock().await;
+        if let Some(id) = slots.get(client)
+            && let Some((game, _)) = self.store.load(id).await?
+            && game.status == Status::Playing
+        {
+            return Err(ApiError::EngineQuota);
+        }
+        Ok(slots)
+    }
+
+    /// Whether the opponent of `claimant` has left for long enough that the claimant may
+    /// take the win: away from every page here, on their own turn.
+    pub fn opponent_gone(&self, game: &ServedGame, claimant: konane_core::Color) -> bool {
+        let opponent = claimant.opponent();
+        if game.status != Status::Playing || game.turn() != opponent {
+            return false;
+        }
+        let turn_began = game
+            .clock
+            .as_ref()
+            .and_then(|c| c.running_since)
+            .unwrap_or(game.created_at);
+        let since = match self.hub.presence(&game.id, opponent) {
+            Presence::Here => return false,
+            Presence::LeftAt(t) => t.max(turn_began),
+            Presence::Unseen => turn_began,
+        };
+        time::now_ms() - since >= self.timing.claim_after_ms
+    }
+}
+
+/// Every `janitor_every_ms`, aborts games that never got going.
+async fn janitor(state: Shared) {
+    let every = std::time::Duration::from_millis(state.timing.janitor_every_ms);
+    loop {
+        tokio::time::sleep(every).await;
+        match state.abort_idle().await {
+            Ok(0) => {}
+            Ok(n) => tracing::info!("aborted {n} game(s) nobody started"),
+            Err(e) => tracing::warn!("janitor: {e}"),
+        }
     }
 }
 
@@ -216,6 +369,11 @@ async fn listen_once(state: &Shared) -> Result<(), sqlx::Error> {
                     .to_string();
                 if let Ok(Some((game, seq))) = state.store.load(&id).await {
                     state.publish(&game, seq);
+                    // Another instance stored the move; the engine playing itself moves
+                    // on where it is watched.
+                    if game.engine_turn().is_some_and(|t| t.self_play) {
+                        state.schedule(&game, seq);
+                    }
                 }
             }
             None => resync(state).await,
@@ -246,7 +404,10 @@ impl Server {
             hub: Hub::default(),
             engines: EnginePool::new(config.engine_threads),
             rate: RateLimiter::new(config.rate_limit),
+            timing: config.timing,
+            self_play: Default::default(),
         });
+        tokio::spawn(janitor(Arc::clone(&state)));
         if state.store.backend() == Backend::Postgres {
             tokio::spawn(listen(Arc::clone(&state)));
         }

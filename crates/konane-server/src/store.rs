@@ -9,7 +9,8 @@ use std::path::Path;
 use sqlx::any::{AnyPoolOptions, install_default_drivers};
 use sqlx::{AnyPool, Row};
 
-use crate::game::{Status, StoredGame};
+use crate::game::ServedGame;
+use crate::row::GameRow;
 
 /// Which database is behind the store.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -59,14 +60,6 @@ pub struct Store {
     pool: AnyPool,
     backend: Backend,
     url: String,
-}
-
-fn status_text(s: Status) -> &'static str {
-    match s {
-        Status::Waiting => "waiting",
-        Status::Playing => "playing",
-        Status::Finished => "finished",
-    }
 }
 
 impl Store {
@@ -144,24 +137,13 @@ impl Store {
     }
 
     /// Stores a new game with sequence number 1.
-    pub async fn insert(&self, game: &StoredGame, now: i64) -> Result<(), StoreError> {
-        let data = serde_json::to_string(game).map_err(|e| corrupt(&game.id, e))?;
-        sqlx::query(
-            "INSERT INTO games (id, seq, status, listed, data, created_at, updated_at) \
-             VALUES ($1, 1, $2, $3, $4, $5, $5)",
-        )
-        .bind(&game.id)
-        .bind(status_text(game.status))
-        .bind(i64::from(listed(game)))
-        .bind(data)
-        .bind(now)
-        .execute(&self.pool)
-        .await?;
+    pub async fn insert(&self, game: &ServedGame, now: i64) -> Result<(), StoreError> {
+        insert_query(game, now)?.execute(&self.pool).await?;
         self.notify(&game.id, 1).await
     }
 
     /// A game and its sequence number.
-    pub async fn load(&self, id: &str) -> Result<Option<(StoredGame, i64)>, StoreError> {
+    pub async fn load(&self, id: &str) -> Result<Option<(ServedGame, i64)>, StoreError> {
         let row = sqlx::query("SELECT data, seq FROM games WHERE id = $1")
             .bind(id)
             .fetch_optional(&self.pool)
@@ -171,22 +153,11 @@ impl Store {
     }
 
     /// Stores `game` if it is still at `seq`; false when someone else changed it first.
-    pub async fn update(&self, game: &StoredGame, seq: i64, now: i64) -> Result<bool, StoreError> {
-        let data = serde_json::to_string(game).map_err(|e| corrupt(&game.id, e))?;
-        let done = sqlx::query(
-            "UPDATE games SET seq = $1, status = $2, listed = $3, data = $4, updated_at = $5 \
-             WHERE id = $6 AND seq = $7",
-        )
-        .bind(seq + 1)
-        .bind(status_text(game.status))
-        .bind(i64::from(listed(game)))
-        .bind(data)
-        .bind(now)
-        .bind(&game.id)
-        .bind(seq)
-        .execute(&self.pool)
-        .await?
-        .rows_affected()
+    pub async fn update(&self, game: &ServedGame, seq: i64, now: i64) -> Result<bool, StoreError> {
+        let done = update_query(game, seq, now)?
+            .execute(&self.pool)
+            .await?
+            .rows_affected()
             == 1;
         if done {
             self.notify(&game.id, seq + 1).await?;
@@ -194,8 +165,52 @@ impl Store {
         Ok(done)
     }
 
+    /// Stores `old` (if still at `seq`) and inserts `new` in one transaction: both or
+    /// neither. False when `old` changed first, and then nothing is stored.
+    pub async fn update_and_insert(
+        &self,
+        old: &ServedGame,
+        seq: i64,
+        new: &ServedGame,
+        now: i64,
+    ) -> Result<bool, StoreError> {
+        let mut tx = self.pool.begin().await?;
+        let updated = update_query(old, seq, now)?
+            .execute(&mut *tx)
+            .await?
+            .rows_affected()
+            == 1;
+        if !updated {
+            tx.rollback().await?;
+            return Ok(false);
+        }
+        insert_query(new, now)?.execute(&mut *tx).await?;
+        tx.commit().await?;
+        self.notify(&old.id, seq + 1).await?;
+        self.notify(&new.id, 1).await?;
+        Ok(true)
+    }
+
+    /// Games in progress whose last change is older than `before` (Unix ms), oldest
+    /// first: candidates for aborting when nobody has moved.
+    pub async fn idle_playing(
+        &self,
+        before: i64,
+        limit: i64,
+    ) -> Result<Vec<(ServedGame, i64)>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT id, data, seq FROM games WHERE status = 'playing' AND updated_at < $1 \
+             ORDER BY updated_at LIMIT $2",
+        )
+        .bind(before)
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?;
+        decode_rows(rows)
+    }
+
     /// Open games waiting for an opponent, newest first.
-    pub async fn lobby(&self, limit: i64) -> Result<Vec<(StoredGame, i64)>, StoreError> {
+    pub async fn lobby(&self, limit: i64) -> Result<Vec<(ServedGame, i64)>, StoreError> {
         self.select(
             "SELECT id, data, seq FROM games WHERE listed = 1 ORDER BY created_at DESC LIMIT $1",
             limit,
@@ -204,7 +219,7 @@ impl Store {
     }
 
     /// Games in progress, to pick up their engines and clocks after a restart.
-    pub async fn playing(&self) -> Result<Vec<(StoredGame, i64)>, StoreError> {
+    pub async fn playing(&self) -> Result<Vec<(ServedGame, i64)>, StoreError> {
         self.select(
             "SELECT id, data, seq FROM games WHERE status = 'playing' LIMIT $1",
             i64::MAX,
@@ -216,14 +231,9 @@ impl Store {
         &self,
         sql: &'static str,
         limit: i64,
-    ) -> Result<Vec<(StoredGame, i64)>, StoreError> {
+    ) -> Result<Vec<(ServedGame, i64)>, StoreError> {
         let rows = sqlx::query(sql).bind(limit).fetch_all(&self.pool).await?;
-        rows.into_iter()
-            .map(|r| {
-                let id: String = r.try_get("id")?;
-                decode(&id, r.try_get("data")?, r.try_get("seq")?)
-            })
-            .collect()
+        decode_rows(rows)
     }
 
     /// Tells every instance (PostgreSQL) that a game changed.
@@ -239,8 +249,34 @@ impl Store {
     }
 }
 
-fn listed(game: &StoredGame) -> bool {
-    game.mode == crate::game::Mode::Open && game.status == Status::Waiting
+type Query<'q> = sqlx::query::Query<'q, sqlx::Any, sqlx::any::AnyArguments>;
+
+fn insert_query(game: &ServedGame, now: i64) -> Result<Query<'static>, StoreError> {
+    let data = serde_json::to_string(&GameRow::of(game)).map_err(|e| corrupt(&game.id, e))?;
+    Ok(sqlx::query(
+        "INSERT INTO games (id, seq, status, listed, data, created_at, updated_at) \
+         VALUES ($1, 1, $2, $3, $4, $5, $5)",
+    )
+    .bind(game.id.clone())
+    .bind(game.status.as_str())
+    .bind(i64::from(game.listed()))
+    .bind(data)
+    .bind(now))
+}
+
+fn update_query(game: &ServedGame, seq: i64, now: i64) -> Result<Query<'static>, StoreError> {
+    let data = serde_json::to_string(&GameRow::of(game)).map_err(|e| corrupt(&game.id, e))?;
+    Ok(sqlx::query(
+        "UPDATE games SET seq = $1, status = $2, listed = $3, data = $4, updated_at = $5 \
+         WHERE id = $6 AND seq = $7",
+    )
+    .bind(seq + 1)
+    .bind(game.status.as_str())
+    .bind(i64::from(game.listed()))
+    .bind(data)
+    .bind(now)
+    .bind(game.id.clone())
+    .bind(seq))
 }
 
 fn corrupt(id: &str, e: impl std::fmt::Display) -> StoreError {
@@ -250,7 +286,17 @@ fn corrupt(id: &str, e: impl std::fmt::Display) -> StoreError {
     }
 }
 
-fn decode(id: &str, data: String, seq: i64) -> Result<(StoredGame, i64), StoreError> {
-    let game = serde_json::from_str(&data).map_err(|e| corrupt(id, e))?;
+fn decode(id: &str, data: String, seq: i64) -> Result<(ServedGame, i64), StoreError> {
+    let row: GameRow = serde_json::from_str(&data).map_err(|e| corrupt(id, e))?;
+    let game = row.load().map_err(|e| corrupt(id, e))?;
     Ok((game, seq))
+}
+
+fn decode_rows(rows: Vec<sqlx::any::AnyRow>) -> Result<Vec<(ServedGame, i64)>, StoreError> {
+    rows.into_iter()
+        .map(|r| {
+            let id: String = r.try_get("id")?;
+            decode(&id, r.try_get("data")?, r.try_get("seq")?)
+        })
+        .collect()
 }

@@ -1,36 +1,46 @@
 //! The WebSocket of a game: the full state on connect, then every change as it happens.
+//!
+//! A page may send `{"token": "<seat token>"}` once: the server then counts that player
+//! as present, which decides whether the opponent may claim a win when they leave.
 
 use std::sync::Arc;
 
 use axum::extract::ws::{Message, WebSocket};
 use futures_util::{SinkExt, StreamExt};
+use serde::Deserialize;
 use tokio::sync::broadcast::error::RecvError;
 
 use crate::Shared;
+use crate::game::Holder;
+use crate::view::GameView;
+
+/// What a page may say on its socket.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Hello {
+    token: String,
+}
 
 /// Serves one page's socket until either side closes it.
 pub async fn serve(socket: WebSocket, state: Shared, id: String) {
     // Subscribe before reading the state, so no change can slip between the two.
-    let mut changes = state.hub.subscribe(&id);
+    let mut watch = state.hub.watch(&id);
     let (mut tx, mut rx) = socket.split();
-    let current = match state.store.load(&id).await {
-        Ok(Some((game, seq))) => game.view(seq, crate::time::now_ms()).ok(),
-        _ => None,
-    };
-    let Some(current) = current else {
+    let Ok(Some((game, seq))) = state.store.load(&id).await else {
         let _ = tx.send(Message::Close(None)).await;
         return;
     };
-    if tx
-        .send(Message::Text(current.to_string().into()))
-        .await
-        .is_err()
-    {
+    // The engine playing itself waits for a watcher: this may be the one.
+    if watch.first && game.engine_turn().is_some_and(|t| t.self_play) {
+        state.schedule(&game, seq);
+    }
+    let current = GameView::of(&game, seq, crate::time::now_ms()).to_json();
+    if tx.send(Message::Text(current.into())).await.is_err() {
         return;
     }
     loop {
         tokio::select! {
-            change = changes.recv() => match change {
+            change = watch.changes.recv() => match change {
                 Ok(state_json) => {
                     if tx.send(Message::Text(Arc::clone(&state_json).to_string().into())).await.is_err() {
                         return;
@@ -38,18 +48,26 @@ pub async fn serve(socket: WebSocket, state: Shared, id: String) {
                 }
                 // Fell behind: send the current state instead of the missed ones.
                 Err(RecvError::Lagged(_)) => {
-                    if let Ok(Some((game, seq))) = state.store.load(&id).await
-                        && let Ok(v) = game.view(seq, crate::time::now_ms())
-                        && tx.send(Message::Text(v.to_string().into())).await.is_err()
-                    {
-                        return;
+                    if let Ok(Some((game, seq))) = state.store.load(&id).await {
+                        let v = GameView::of(&game, seq, crate::time::now_ms()).to_json();
+                        if tx.send(Message::Text(v.into())).await.is_err() {
+                            return;
+                        }
                     }
                 }
                 Err(RecvError::Closed) => return,
             },
             incoming = rx.next() => match incoming {
                 Some(Ok(Message::Close(_))) | None | Some(Err(_)) => return,
-                // The page sends nothing we act on; moves go through HTTP.
+                Some(Ok(Message::Text(text))) => {
+                    if let Ok(hello) = serde_json::from_str::<Hello>(&text)
+                        && let Ok(Some((game, _))) = state.store.load(&id).await
+                        && let Ok(Holder::One(seat)) = game.holder(Some(&hello.token))
+                    {
+                        watch.hold_seat(seat);
+                    }
+                }
+                // Moves go through HTTP; nothing else a page sends is acted on.
                 Some(Ok(_)) => {}
             },
         }

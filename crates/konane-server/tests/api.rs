@@ -31,12 +31,7 @@ async fn a_whole_game_against_the_engine() {
     }
     assert_eq!(state["status"], "finished");
     let winner = state["result"]["winner"].as_str().unwrap().to_string();
-    assert!(
-        state["result"]["reason"]
-            .as_str()
-            .unwrap()
-            .ends_with("has no move")
-    );
+    assert_eq!(state["result"]["reason"], "no_moves");
     let record = s
         .client
         .get(s.url(&format!("/api/games/{id}/record")))
@@ -62,12 +57,48 @@ async fn the_engine_plays_itself_for_watchers() {
         .create(json!({"mode": "engine", "size": "5x5", "color": "none", "level": 1}))
         .await;
     assert!(created["token"].is_null() && created["seat"].is_null());
-    let g = s
-        .wait_for(created["id"].as_str().unwrap(), 30, |g| {
-            g["status"] == "finished"
-        })
-        .await;
+    let id = created["id"].as_str().unwrap();
+    // Nobody watches: the engine does not spend a search on it.
+    tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+    assert_eq!(ply(&s.get(id).await), 0);
+    let mut ws = s.socket(id).await;
+    let g = ws.until(30, |g| g["status"] == "finished").await;
     assert!(ply(&g) >= 2, "{g}");
+    // One such game at a time per client, and only on boards the engine can afford.
+    let again = json!({"mode": "engine", "size": "5x5", "color": "none", "level": 1});
+    assert_eq!(s.create(again.clone()).await["game"]["status"], "playing");
+    let refused = s
+        .client
+        .post(s.url("/api/games"))
+        .json(&again)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(refused.status(), StatusCode::TOO_MANY_REQUESTS);
+    assert_eq!(
+        refused.json::<Value>().await.unwrap()["error"],
+        "engine_quota"
+    );
+    let other = s.client_from("127.0.0.2");
+    let big = json!({"mode": "engine", "size": "12x12", "color": "none"});
+    let refused = other
+        .post(s.url("/api/games"))
+        .json(&big)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(refused.status(), StatusCode::BAD_REQUEST);
+    let fine = other
+        .post(s.url("/api/games"))
+        .json(&again)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        fine.status(),
+        StatusCode::CREATED,
+        "another client has its own game"
+    );
 }
 
 #[tokio::test]
@@ -387,7 +418,11 @@ async fn every_error_is_json_and_changes_nothing() {
         (status, body["error"].as_str()),
         (StatusCode::CONFLICT, Some("game_over"))
     );
-    assert_eq!(s.get(&id).await["result"]["reason"], "white resigned");
+    let over = s.get(&id).await;
+    assert_eq!(
+        over["result"],
+        json!({"winner": "black", "reason": "resignation"})
+    );
 }
 
 #[tokio::test]
@@ -445,7 +480,7 @@ async fn a_clock_runs_out_while_nobody_is_there() {
     // Nobody moves and nobody asks: the server ends the game by itself.
     let over = ws.until(5, |g| g["status"] == "finished").await;
     assert_eq!(over["result"]["winner"], "white");
-    assert_eq!(over["result"]["reason"], "black ran out of time");
+    assert_eq!(over["result"]["reason"], "timeout");
     assert_eq!(over["clock"]["black_ms"], 0);
 }
 

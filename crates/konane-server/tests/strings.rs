@@ -136,3 +136,31 @@ fn hawaiian_words_keep_their_diacritics() {
         }
     }
 }
+
+/// Every code the server sends for a refused move, an ending or an error has its words,
+/// so no player ever reads the server's English.
+#[test]
+fn every_code_the_server_sends_is_worded() {
+    use konane_core::IllegalReason;
+    use konane_server::error::ApiError;
+    use konane_server::game::EndReason;
+
+    let english = language("en");
+    let mut keys: Vec<String> = Vec::new();
+    for code in IllegalReason::CODES {
+        match code {
+            "not_your_stone" => keys
+                .extend(["empty", "stone"].map(|found| format!("illegal.not_your_stone.{found}"))),
+            "first_removal_square" => keys.extend(
+                ["center-or-corner", "center"]
+                    .map(|opening| format!("illegal.first_removal_square.{opening}")),
+            ),
+            code => keys.push(format!("illegal.{code}")),
+        }
+    }
+    keys.extend(ApiError::NOTATION_REASONS.map(|code| format!("notation.{code}")));
+    keys.extend(EndReason::ALL.map(|r| format!("end.{}", r.code())));
+    keys.extend(ApiError::CODES.map(|code| format!("error.{code}")));
+    let missing: Vec<_> = keys.iter().filter(|k| !english.contains_key(*k)).collect();
+    assert!(missing.is_empty(), "en.json lacks {missing:?}");
+}

@@ -213,6 +213,16 @@ struct ServeArgs {
     /// Requests per second allowed from one address (0: no limit).
     #[arg(long, default_value_t = 50)]
     rate_limit: u32,
+    /// Pause between the moves of the engine playing itself, so watchers can follow (ms).
+    #[arg(long, default_value_t = 1000)]
+    self_play_pace_ms: u64,
+    /// Abort a game whose players have not both moved after this many seconds idle.
+    #[arg(long, default_value_t = 600)]
+    abort_after_secs: u32,
+    /// A player who left a timed game on their turn may lose on a claim after this many
+    /// seconds away.
+    #[arg(long, default_value_t = 30)]
+    claim_after_secs: u32,
 }
 
 impl Default for ServeArgs {
@@ -224,6 +234,9 @@ impl Default for ServeArgs {
             database: std::env::var("DATABASE_URL").ok(),
             engine_threads: None,
             rate_limit: 50,
+            self_play_pace_ms: 1000,
+            abort_after_secs: 600,
+            claim_after_secs: 30,
         }
     }
 }
@@ -246,6 +259,12 @@ fn serve(args: ServeArgs) -> Result<()> {
         database_url,
         engine_threads: thread_count(args.engine_threads)?,
         rate_limit: args.rate_limit,
+        timing: konane_server::Timing {
+            abort_after_ms: i64::from(args.abort_after_secs) * 1000,
+            claim_after_ms: i64::from(args.claim_after_secs) * 1000,
+            self_play_pace_ms: args.self_play_pace_ms,
+            ..konane_server::Timing::default()
+        },
     })?;
     Ok(())
 }

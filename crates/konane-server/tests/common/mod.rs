@@ -14,6 +14,8 @@ use tokio::sync::oneshot;
 pub struct TestServer {
     pub base: String,
     pub client: reqwest::Client,
+    /// The database URL the server uses.
+    pub database: String,
     stop: Option<oneshot::Sender<()>>,
     _dir: TempDir,
 }
@@ -46,18 +48,37 @@ impl Drop for TestServer {
 }
 
 pub async fn start_with(rate_limit: u32, database_url: Option<String>) -> TestServer {
-    let dir = TempDir::new("server");
-    let database_url =
-        database_url.unwrap_or_else(|| format!("sqlite://{}", dir.0.join("konane.db").display()));
-    let server = Server::start(&ServerConfig {
-        bind: "127.0.0.1".into(),
-        port: 0,
-        database_url,
-        engine_threads: 2,
+    start_config(ServerConfig {
         rate_limit,
+        database_url: database_url.unwrap_or_default(),
+        ..test_config()
     })
     .await
-    .expect("server starts");
+}
+
+/// The tests' server: a random port, two engine threads, no rate limit, and a fresh
+/// SQLite file unless `database_url` names a database.
+pub fn test_config() -> ServerConfig {
+    ServerConfig {
+        bind: "127.0.0.1".into(),
+        port: 0,
+        database_url: String::new(),
+        engine_threads: 2,
+        rate_limit: 0,
+        timing: konane_server::Timing {
+            self_play_pace_ms: 50,
+            ..Default::default()
+        },
+        ..ServerConfig::default()
+    }
+}
+
+pub async fn start_config(mut config: ServerConfig) -> TestServer {
+    let dir = TempDir::new("server");
+    if config.database_url.is_empty() {
+        config.database_url = format!("sqlite://{}", dir.0.join("konane.db").display());
+    }
+    let server = Server::start(&config).await.expect("server starts");
     let addr = server.local_addr().unwrap();
     let (stop, stopped) = oneshot::channel::<()>();
     tokio::spawn(server.run(async {
@@ -67,6 +88,7 @@ pub async fn start_with(rate_limit: u32, database_url: Option<String>) -> TestSe
         base: format!("http://{addr}"),
         client: reqwest::Client::new(),
         stop: Some(stop),
+        database: config.database_url,
         _dir: dir,
     }
 }
@@ -155,6 +177,14 @@ impl TestServer {
         }
     }
 
+    /// A client whose requests come from another loopback address (all of 127/8 is local).
+    pub fn client_from(&self, addr: &str) -> reqwest::Client {
+        reqwest::Client::builder()
+            .local_address(addr.parse::<std::net::IpAddr>().unwrap())
+            .build()
+            .unwrap()
+    }
+
     /// A WebSocket on the game; the first message is the current state.
     pub async fn socket(&self, id: &str) -> Socket {
         let url = format!(
@@ -203,6 +233,18 @@ impl Socket {
                 return s;
             }
         }
+    }
+}
+
+impl Socket {
+    /// Says who this page's player is, as the page does on connect.
+    pub async fn hello(&mut self, token: &str) {
+        use futures_util::SinkExt;
+        let hello = json!({ "token": token }).to_string();
+        self.0
+            .send(tokio_tungstenite::tungstenite::Message::Text(hello.into()))
+            .await
+            .unwrap();
     }
 }
 

@@ -8,7 +8,16 @@ use std::process::{Child, Command, Stdio};
 /// and the address it printed (`http://127.0.0.1:PORT`).
 pub fn serve(dir: &Path) -> (Child, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_konane"))
-        .args(["serve", "--port", "0", "--rate-limit", "0", "--data-dir"])
+        .args([
+            "serve",
+            "--port",
+            "0",
+            "--rate-limit",
+            "0",
+            "--self-play-pace-ms",
+            "300",
+        ])
+        .arg("--data-dir")
         .arg(dir)
         .env_remove("DATABASE_URL")
         .stdout(Stdio::piped())

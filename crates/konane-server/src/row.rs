@@ -1,0 +1,155 @@
+//! A game as stored: one row of JSON text with plain strings, read back into a typed
+//! [`ServedGame`] once per request. The format is the one earlier versions wrote, so old
+//! rows still load.
+
+use konane_core::{Color, Game, Opening, Size};
+use konane_engine::Level;
+use serde::{Deserialize, Serialize};
+
+use crate::game::{
+    ClockState, EndReason, GameError, GameResult, Mode, Seat, SeatToken, ServedGame, Status,
+};
+use crate::name::PlayerName;
+
+/// A seat as stored.
+#[derive(Clone, PartialEq, Eq, Debug, Default, Serialize, Deserialize)]
+pub struct RowSeat {
+    /// The seat's secret.
+    pub token: Option<String>,
+    /// The engine plays this seat.
+    pub engine: bool,
+    /// A display name.
+    pub name: Option<String>,
+}
+
+/// A result as stored: the winner's colour and the reason's code (older rows: a sentence).
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct RowResult {
+    /// `black`, `white`, or none for an aborted game.
+    pub winner: Option<String>,
+    /// An [`EndReason`] code.
+    pub reason: String,
+}
+
+/// A game row's JSON.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct GameRow {
+    /// The game's id.
+    pub id: String,
+    /// How the seats are filled.
+    pub mode: Mode,
+    /// Board size, `8x8`.
+    pub size: String,
+    /// Opening rule.
+    pub opening: String,
+    /// The engine's level, when it plays.
+    pub level: Option<u8>,
+    /// Black's and White's seats.
+    pub seats: [RowSeat; 2],
+    /// The moves so far, in notation.
+    pub moves: Vec<String>,
+    /// Where the game stands.
+    pub status: Status,
+    /// How it ended.
+    pub result: Option<RowResult>,
+    /// The clock, if the game is timed.
+    pub clock: Option<ClockState>,
+    /// The id of the rematch, once one was asked for.
+    pub rematch: Option<String>,
+    /// When the game was created (Unix ms).
+    pub created_at: i64,
+    /// The creator's address, for engine fairness.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub client: Option<String>,
+}
+
+impl GameRow {
+    /// The stored form of a game.
+    pub fn of(g: &ServedGame) -> GameRow {
+        let seat = |s: &Seat| RowSeat {
+            token: s.token.as_ref().map(|t| t.as_str().to_string()),
+            engine: s.engine,
+            name: s.name.as_ref().map(|n| n.as_str().to_string()),
+        };
+        GameRow {
+            id: g.id.clone(),
+            mode: g.mode,
+            size: g.game.size().to_string(),
+            opening: g.game.start().opening().to_string(),
+            level: g.level.map(Level::get),
+            seats: [seat(&g.seats[0]), seat(&g.seats[1])],
+            moves: g.game.move_texts(),
+            status: g.status,
+            result: g.result.map(|r| RowResult {
+                winner: r.winner.map(|c| c.name().to_string()),
+                reason: r.reason.code().to_string(),
+            }),
+            clock: g.clock.clone(),
+            rematch: g.rematch.clone(),
+            created_at: g.created_at,
+            client: g.client.clone(),
+        }
+    }
+
+    /// The typed game, its moves replayed through the rules once.
+    pub fn load(self) -> Result<ServedGame, GameError> {
+        let id = self.id.clone();
+        let corrupt = |message: String| GameError::Corrupt {
+            id: id.clone(),
+            message,
+        };
+        let size: Size = self
+            .size
+            .parse()
+            .map_err(|e| corrupt(format!("size: {e}")))?;
+        let opening: Opening = self
+            .opening
+            .parse()
+            .map_err(|e| corrupt(format!("opening: {e}")))?;
+        let mut game = Game::new(size, opening);
+        for m in &self.moves {
+            game.play_text(m)
+                .map_err(|e| corrupt(format!("move {m}: {e}")))?;
+        }
+        let level = self
+            .level
+            .map(|l| Level::new(i64::from(l)))
+            .transpose()
+            .map_err(|e| corrupt(e.to_string()))?;
+        let result = self
+            .result
+            .map(|r| {
+                let winner = match r.winner.as_deref() {
+                    None => None,
+                    Some("black") => Some(Color::Black),
+                    Some("white") => Some(Color::White),
+                    Some(w) => return Err(corrupt(format!("winner {w}"))),
+                };
+                let reason = EndReason::from_stored(&r.reason)
+                    .ok_or_else(|| corrupt(format!("reason {}", r.reason)))?;
+                Ok(GameResult { winner, reason })
+            })
+            .transpose()?;
+        // Names were checked when given; one an older version let through is dropped
+        // rather than shown.
+        let seat = |s: RowSeat| Seat {
+            token: s.token.map(SeatToken::from_stored),
+            engine: s.engine,
+            name: s.name.and_then(|n| PlayerName::parse(&n).ok()),
+        };
+        let [black, white] = self.seats;
+        Ok(ServedGame {
+            id: self.id,
+            mode: self.mode,
+            level,
+            seats: [seat(black), seat(white)],
+            game,
+            status: self.status,
+            result,
+            clock: self.clock,
+            rematch: self.rematch,
+            created_at: self.created_at,
+            client: self.client,
+        })
+    }
+}
