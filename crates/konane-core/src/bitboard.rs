@@ -42,6 +42,8 @@ pub trait Bits:
     fn lowest(self) -> usize;
     /// The set without its lowest square.
     fn without_lowest(self) -> Self;
+    /// Squares 0 to 63 as a `u64` (the whole set on boards of up to 64 squares).
+    fn low_u64(self) -> u64;
 
     /// True when the set holds no square.
     #[inline]
@@ -115,6 +117,10 @@ macro_rules! native_bits {
             #[inline]
             fn without_lowest(self) -> Self {
                 self & self.wrapping_sub(1)
+            }
+            #[inline]
+            fn low_u64(self) -> u64 {
+                self as u64
             }
         }
     };
@@ -232,6 +238,10 @@ impl Bits for U256 {
         }
         U256(l)
     }
+    #[inline]
+    fn low_u64(self) -> u64 {
+        self.0[0]
+    }
 }
 
 #[cfg(test)]
@@ -281,5 +291,8 @@ mod tests {
         assert!(U256::ZERO.is_empty() && U256::ZERO.squares().next().is_none());
         let n: u64 = from_indices(&[0, 5, 63]);
         assert_eq!(n.squares().collect::<Vec<_>>(), [0, 5, 63]);
+        assert_eq!(b.low_u64(), 1 << 3);
+        assert_eq!(from_indices::<u128>(&[1, 70]).low_u64(), 2);
+        assert_eq!(n.low_u64(), n);
     }
 }

@@ -28,7 +28,7 @@ pub use clock::{Clock, Frozen};
 pub use eval::Weights;
 pub use level::{Level, LevelConfig, LevelError, MAX_LEVEL, MIN_LEVEL, Rng};
 pub use search::{Limits, SearchResult};
-pub use solve::{Proof, ProofTable, Solver, Unfinished};
+pub use solve::{Keying, Proof, ProofTable, RecheckError, Solver, Unfinished, recheck};
 
 /// How big and how wide an engine is.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]

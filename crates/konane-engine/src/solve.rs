@@ -7,14 +7,23 @@
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
-use konane_core::{Bits, Move, Position};
+use konane_core::{Bits, Color, Move, Opening, Position};
 
 use crate::tt::{pack_move, unpack_move};
 
-/// Proven positions, 8 bytes each: 40 bits of key, 6 bits of work (log2 of the nodes the
-/// proof took, to keep expensive proofs when two collide), a win bit, 17 bits of move.
+/// Proven positions, 8 bytes each, in buckets of two slots.
+///
+/// A slot is one atomic word, so no write can tear. Every position reached by play has its
+/// stones on their own colour's squares (a jump moves a stone two squares), so on a board of
+/// up to 63 squares it is its set of occupied squares and the side to move. That number,
+/// put through a bijection, splits into the bucket index and a quotient the slot keeps
+/// whole: two positions can never share an entry, so no collision can forge a proof
+/// ([`Keying::Exact`]). Where that does not fit (larger boards, a table too small for the
+/// quotient, stones off their colour), the slot keeps 30 bits of the Zobrist hash beyond
+/// the index instead ([`Keying::Hashed`]: a collision is unlikely, not impossible).
 pub struct ProofTable {
     slots: Box<[AtomicU64]>,
+    bucket_bits: u32,
 }
 
 /// A proven result from the table.
@@ -26,6 +35,69 @@ pub struct Proof {
     pub best: Option<Move>,
 }
 
+/// How the positions of one board find their entries.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Keying {
+    /// By the whole position: entries cannot collide.
+    Exact,
+    /// By the Zobrist hash: entries can collide, with a chance of about one in 2^(30+index bits).
+    Hashed,
+}
+
+// A slot: the move (17 bits), the win bit, the work (5 bits: the bit length of the proof's
+// node count, capped), then the tag: side to move, size, opening, keying, quotient.
+const WIN_SHIFT: u32 = 17;
+const WORK_SHIFT: u32 = 18;
+const WORK_MAX: u64 = 31;
+const TURN_SHIFT: u32 = 23;
+const SIZE_SHIFT: u32 = 24;
+const OPENING_SHIFT: u32 = 32;
+const HASHED_SHIFT: u32 = 33;
+const QUOTIENT_SHIFT: u32 = 34;
+/// Bits of the key that the slot keeps beside the bucket index.
+const QUOTIENT_BITS: u32 = 64 - QUOTIENT_SHIFT;
+const RESULT_MASK: u64 = (1 << TURN_SHIFT) - 1;
+
+/// A bijection on the numbers below `2^bits` (`1 <= bits <= 64`) that spreads them over
+/// the buckets: xor-shifts and multiplications by odd numbers, each invertible mod `2^bits`.
+fn mix(mut x: u64, bits: u32) -> u64 {
+    let mask = u64::MAX >> (64 - bits);
+    let s = bits.div_ceil(2);
+    for c in [0x9e37_79b9_7f4a_7c15_u64, 0xbf58_476d_1ce4_e5b9] {
+        x ^= x >> s;
+        x = x.wrapping_mul(c) & mask;
+    }
+    x ^ (x >> s)
+}
+
+/// Spreads each board's buckets over the whole table: keys of small boards are shorter
+/// than the index, and boards of one size would otherwise crowd the same first buckets.
+fn board_salt(word: u64) -> u64 {
+    ((word >> SIZE_SHIFT) & 0x1ff).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 16
+}
+
+/// Where one position lives: its bucket and the tag its slot must carry.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+struct Slot {
+    bucket: usize,
+    tag: u64,
+}
+
+/// The parts of a position's tag that stay the same on one board, and how it is keyed.
+#[derive(Clone, Copy, Debug)]
+pub struct BoardKey {
+    keying: Keying,
+    squares: u32,
+    board_tag: u64,
+}
+
+impl BoardKey {
+    /// Whether the board's entries are exact or hashed.
+    pub fn keying(&self) -> Keying {
+        self.keying
+    }
+}
+
 impl ProofTable {
     /// A table of at most `megabytes` MiB (a power of two number of slots, at least 1024).
     pub fn new(megabytes: usize) -> ProofTable {
@@ -33,57 +105,203 @@ impl ProofTable {
         let n = (wanted.max(1024) + 1).next_power_of_two() / 2;
         ProofTable {
             slots: (0..n).map(|_| AtomicU64::new(0)).collect(),
+            bucket_bits: (n / 2).trailing_zeros(),
         }
     }
 
-    /// Two slots per key: the key's own and its neighbour.
-    fn index(&self, key: u64) -> usize {
-        (key as usize) & (self.slots.len() - 1) & !1
+    /// How positions of `pos`'s board (and every position reached from it) are keyed here.
+    pub fn board_key<B: Bits>(&self, pos: &Position<B>) -> BoardKey {
+        let size = pos.size();
+        let squares = size.squares() as u32;
+        let on_own_colour = [Color::Black, Color::White].into_iter().all(|c| {
+            pos.stones(c)
+                .squares()
+                .all(|i| size.start_color(konane_core::Square::from_index(i)) == c)
+        });
+        // The key is the occupied squares and one bit for the side to move.
+        let exact = squares < 64 && squares < self.bucket_bits + QUOTIENT_BITS && on_own_colour;
+        let keying = if exact { Keying::Exact } else { Keying::Hashed };
+        let size_id = ((size.rows() as u64 - 1) & 15) << 4 | ((size.cols() as u64 - 1) & 15);
+        BoardKey {
+            keying,
+            squares,
+            board_tag: size_id << SIZE_SHIFT
+                | u64::from(pos.opening() == Opening::Center) << OPENING_SHIFT
+                | u64::from(keying == Keying::Hashed) << HASHED_SHIFT,
+        }
     }
 
-    fn check(key: u64) -> u64 {
-        key >> 24
-    }
-
-    /// What is proven about `key`.
-    pub fn probe(&self, key: u64) -> Option<Proof> {
-        let i = self.index(key);
-        for slot in &self.slots[i..i + 2] {
-            let v = slot.load(Ordering::Relaxed);
-            if v != 0 && v >> 24 == Self::check(key) {
-                return Some(Proof {
-                    win: v >> 17 & 1 == 1,
-                    best: unpack_move(v & 0x1_ffff),
-                });
+    fn slot<B: Bits>(&self, board: &BoardKey, pos: &Position<B>) -> Slot {
+        let white = u64::from(pos.turn() == Color::White);
+        let mixed = match board.keying {
+            Keying::Exact => {
+                let occupied = (pos.stones(Color::Black) | pos.stones(Color::White)).low_u64();
+                mix(occupied | white << board.squares, board.squares + 1)
             }
+            Keying::Hashed => pos.hash(),
+        };
+        let bucket =
+            ((mixed ^ board_salt(board.board_tag)) & ((1 << self.bucket_bits) - 1)) as usize;
+        let quotient = (mixed >> self.bucket_bits) & ((1 << QUOTIENT_BITS) - 1);
+        Slot {
+            bucket,
+            tag: quotient << QUOTIENT_SHIFT | board.board_tag | white << TURN_SHIFT,
         }
-        None
     }
 
-    /// Stores a proof that took `nodes` nodes, over the cheaper of the two slots.
-    pub fn store(&self, key: u64, proof: Proof, nodes: u64) {
-        let work = u64::from(64 - nodes.leading_zeros()).min(63);
-        let value = Self::check(key) << 24
-            | work << 18
-            | u64::from(proof.win) << 17
-            | pack_move(proof.best);
-        let i = self.index(key);
+    /// What is proven about `pos`.
+    pub fn probe<B: Bits>(&self, pos: &Position<B>) -> Option<Proof> {
+        self.probe_with(&self.board_key(pos), pos)
+    }
+
+    /// What is proven about `pos`, keyed as `board` says (from [`ProofTable::board_key`] of
+    /// `pos` or of a position it was reached from).
+    pub fn probe_with<B: Bits>(&self, board: &BoardKey, pos: &Position<B>) -> Option<Proof> {
+        let s = self.slot(board, pos);
+        let i = 2 * s.bucket;
+        self.slots[i..i + 2].iter().find_map(|slot| {
+            let v = slot.load(Ordering::Relaxed);
+            (v != 0 && v & !RESULT_MASK == s.tag).then(|| Proof {
+                win: v >> WIN_SHIFT & 1 == 1,
+                best: unpack_move(v & ((1 << WIN_SHIFT) - 1)),
+            })
+        })
+    }
+
+    /// Stores a proof about `pos` that took `nodes` nodes.
+    pub fn store<B: Bits>(&self, pos: &Position<B>, proof: Proof, nodes: u64) {
+        self.store_with(&self.board_key(pos), pos, proof, nodes);
+    }
+
+    /// Stores a proof that took `nodes` nodes, keyed as `board` says, over the cheaper of
+    /// the two slots of its bucket.
+    pub fn store_with<B: Bits>(
+        &self,
+        board: &BoardKey,
+        pos: &Position<B>,
+        proof: Proof,
+        nodes: u64,
+    ) {
+        let s = self.slot(board, pos);
+        let work = u64::from(64 - nodes.leading_zeros()).clamp(1, WORK_MAX);
+        let value =
+            s.tag | work << WORK_SHIFT | u64::from(proof.win) << WIN_SHIFT | pack_move(proof.best);
+        let i = 2 * s.bucket;
         let (a, b) = (
             self.slots[i].load(Ordering::Relaxed),
             self.slots[i + 1].load(Ordering::Relaxed),
         );
-        let work_of = |v: u64| (v >> 18) & 63;
-        let target = if a == 0 || a >> 24 == Self::check(key) {
+        let work_of = |v: u64| (v >> WORK_SHIFT) & WORK_MAX;
+        let mine = |v: u64| v & !RESULT_MASK == s.tag;
+        let target = if a == 0 || mine(a) {
             i
-        } else if b == 0 || b >> 24 == Self::check(key) || work_of(b) <= work_of(a) {
+        } else if b == 0 || mine(b) || work_of(b) <= work_of(a) {
             i + 1
         } else {
             i
         };
         let old = self.slots[target].load(Ordering::Relaxed);
-        if old == 0 || old >> 24 == Self::check(key) || work_of(old) <= work + 1 {
+        if old == 0 || mine(old) || work_of(old) <= work + 1 {
             self.slots[target].store(value, Ordering::Relaxed);
         }
+    }
+}
+
+/// Why a checkpoint could not be loaded.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum CheckpointError {
+    /// The bytes do not start with the checkpoint's header.
+    NotACheckpoint,
+    /// The length is not the header plus whole entries.
+    Truncated,
+}
+
+impl std::fmt::Display for CheckpointError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            CheckpointError::NotACheckpoint => "not a proof checkpoint",
+            CheckpointError::Truncated => "the checkpoint is cut short",
+        })
+    }
+}
+
+impl std::error::Error for CheckpointError {}
+
+const CHECKPOINT_MAGIC: &[u8; 8] = b"KNPROOF1";
+
+impl ProofTable {
+    /// The exactly keyed proofs that took at least `2^(min_work - 1)` nodes, as bytes that
+    /// [`ProofTable::load`] puts back into a table of any size: a header, then per entry
+    /// the whole mixed key and the rest of the slot (16 bytes, little-endian).
+    pub fn checkpoint(&self, min_work: u32) -> Vec<u8> {
+        let mut out = CHECKPOINT_MAGIC.to_vec();
+        for (i, slot) in self.slots.iter().enumerate() {
+            let v = slot.load(Ordering::Relaxed);
+            if v == 0
+                || v >> HASHED_SHIFT & 1 == 1
+                || (v >> WORK_SHIFT & WORK_MAX) < u64::from(min_work)
+            {
+                continue;
+            }
+            let mask = (1 << self.bucket_bits) - 1;
+            let low = ((i / 2) as u64 ^ board_salt(v)) & mask;
+            let mixed = (v >> QUOTIENT_SHIFT) << self.bucket_bits | low;
+            out.extend_from_slice(&mixed.to_le_bytes());
+            out.extend_from_slice(&(v & ((1 << QUOTIENT_SHIFT) - 1)).to_le_bytes());
+        }
+        out
+    }
+
+    /// Puts the proofs of a [`ProofTable::checkpoint`] back; returns how many fitted (an
+    /// entry whose key is too long for this table's quotient is left out).
+    pub fn load(&self, bytes: &[u8]) -> Result<usize, CheckpointError> {
+        let body = bytes
+            .strip_prefix(CHECKPOINT_MAGIC.as_slice())
+            .ok_or(CheckpointError::NotACheckpoint)?;
+        if body.len() % 16 != 0 {
+            return Err(CheckpointError::Truncated);
+        }
+        let mut loaded = 0;
+        for entry in body.chunks_exact(16) {
+            let word = |at: usize| {
+                let mut b = [0; 8];
+                b.copy_from_slice(&entry[at..at + 8]);
+                u64::from_le_bytes(b)
+            };
+            let (mixed, rest) = (word(0), word(8) & ((1 << QUOTIENT_SHIFT) - 1));
+            let quotient = mixed >> self.bucket_bits;
+            if quotient >> QUOTIENT_BITS != 0 || rest >> HASHED_SHIFT & 1 == 1 || rest == 0 {
+                continue;
+            }
+            let i = 2 * ((mixed ^ board_salt(rest)) & ((1 << self.bucket_bits) - 1)) as usize;
+            let value = quotient << QUOTIENT_SHIFT | rest;
+            // Into the bucket's first free slot, or over its cheaper proof.
+            let work_of = |v: u64| (v >> WORK_SHIFT) & WORK_MAX;
+            let (a, b) = (
+                self.slots[i].load(Ordering::Relaxed),
+                self.slots[i + 1].load(Ordering::Relaxed),
+            );
+            let target = if a == 0 {
+                i
+            } else if b == 0 || work_of(b) < work_of(a) {
+                i + 1
+            } else {
+                i
+            };
+            self.slots[target].store(value, Ordering::Relaxed);
+            loaded += 1;
+        }
+        Ok(loaded)
+    }
+
+    /// The share of slots in use, in thousandths, from a sample of up to 65,536 slots.
+    pub fn fill_permille(&self) -> u32 {
+        let step = (self.slots.len() / 65_536).max(1);
+        let sample = self.slots.iter().step_by(step);
+        let (used, seen) = sample.fold((0u64, 0u64), |(u, n), s| {
+            (u + u64::from(s.load(Ordering::Relaxed) != 0), n + 1)
+        });
+        (used * 1000 / seen.max(1)) as u32
     }
 }
 
@@ -99,8 +317,14 @@ pub struct Solver<'a> {
     stop: &'a AtomicBool,
     node_limit: u64,
     nodes: u64,
+    progress: Option<&'a AtomicU64>,
+    board: Option<BoardKey>,
+    root_best: Option<Move>,
     lists: Vec<Vec<(Move, u32)>>,
 }
+
+/// Nodes between looks at the stop flag (and reports to the progress counter).
+const CHECK_EVERY: u64 = 4096;
 
 impl<'a> Solver<'a> {
     /// A solver on a shared table; it gives up after `node_limit` nodes or when `stop` rises.
@@ -110,8 +334,17 @@ impl<'a> Solver<'a> {
             stop,
             node_limit,
             nodes: 0,
+            progress: None,
+            board: None,
+            root_best: None,
             lists: Vec::new(),
         }
+    }
+
+    /// Adds the nodes visited to `counter` as the solve goes, for a progress display.
+    pub fn with_progress(mut self, counter: &'a AtomicU64) -> Self {
+        self.progress = Some(counter);
+        self
     }
 
     /// Nodes visited so far.
@@ -119,28 +352,47 @@ impl<'a> Solver<'a> {
         self.nodes
     }
 
+    /// How this solver's positions are keyed in the table (after the first solve).
+    pub fn keying(&self) -> Option<Keying> {
+        self.board.map(|b| b.keying)
+    }
+
     /// Proves whether the side to move wins, and how.
     pub fn solve<B: Bits>(&mut self, pos: &Position<B>) -> Result<Proof, Unfinished> {
+        let board = self.table.board_key(pos);
+        self.board = Some(board);
         let mut p = *pos;
-        let win = self.wins(&mut p, 0)?;
-        let best = if win {
-            self.table.probe(pos.hash()).and_then(|e| e.best)
-        } else {
-            None
-        };
-        Ok(Proof { win, best })
+        self.root_best = None;
+        let win = self.wins(&mut p, &board, 0)?;
+        Ok(Proof {
+            win,
+            best: self.root_best.filter(|_| win),
+        })
     }
 
     /// True when the side to move wins with perfect play.
-    fn wins<B: Bits>(&mut self, pos: &mut Position<B>, ply: usize) -> Result<bool, Unfinished> {
+    fn wins<B: Bits>(
+        &mut self,
+        pos: &mut Position<B>,
+        board: &BoardKey,
+        ply: usize,
+    ) -> Result<bool, Unfinished> {
         self.nodes += 1;
-        if self.nodes > self.node_limit
-            || (self.nodes & 4095 == 0 && self.stop.load(Ordering::Relaxed))
-        {
+        if self.nodes.is_multiple_of(CHECK_EVERY) {
+            if let Some(p) = self.progress {
+                p.fetch_add(CHECK_EVERY, Ordering::Relaxed);
+            }
+            if self.stop.load(Ordering::Relaxed) {
+                return Err(Unfinished);
+            }
+        }
+        if self.nodes > self.node_limit {
             return Err(Unfinished);
         }
-        let key = pos.hash();
-        if let Some(p) = self.table.probe(key) {
+        if let Some(p) = self.table.probe_with(board, pos) {
+            if ply == 0 {
+                self.root_best = p.best;
+            }
             return Ok(p.win);
         }
         let start_nodes = self.nodes;
@@ -157,7 +409,7 @@ impl<'a> Solver<'a> {
             let ours = pos.mobility(pos.turn().opponent());
             let order = replies * 256 + 255 - ours.min(255);
             let known_loss = replies == 0
-                || (ply < ETC_PLIES && self.table.probe(pos.hash()).is_some_and(|p| !p.win));
+                || (ply < ETC_PLIES && self.table.probe_with(board, pos).is_some_and(|p| !p.win));
             pos.unmake(m);
             if known_loss {
                 winning = Some(m);
@@ -170,7 +422,7 @@ impl<'a> Solver<'a> {
             list.sort_unstable_by_key(|&(_, replies)| replies);
             for &(m, _) in &list {
                 pos.make(m);
-                let reply_wins = self.wins(pos, ply + 1);
+                let reply_wins = self.wins(pos, board, ply + 1);
                 pos.unmake(m);
                 match reply_wins {
                     Err(e) => {
@@ -186,11 +438,16 @@ impl<'a> Solver<'a> {
             }
         }
         self.lists[ply] = list;
+        if ply == 0 {
+            // The root's move is kept here: the table may have no room for the root's proof.
+            self.root_best = winning;
+        }
         let proof = Proof {
             win: winning.is_some(),
             best: winning,
         };
-        self.table.store(key, proof, self.nodes - start_nodes + 1);
+        self.table
+            .store_with(board, pos, proof, self.nodes - start_nodes + 1);
         Ok(proof.win)
     }
 }
@@ -198,10 +455,11 @@ impl<'a> Solver<'a> {
 /// A line that follows the proof from `pos`: the winner's moves come from the table, the
 /// loser's replies are its first legal moves, until the game ends or the table runs dry.
 pub fn proven_line<B: Bits>(table: &ProofTable, pos: &Position<B>) -> Vec<Move> {
+    let board = table.board_key(pos);
     let mut p = *pos;
     let mut line = Vec::new();
     while line.len() < crate::search::MAX_PLY {
-        let next = match table.probe(p.hash()) {
+        let next = match table.probe_with(&board, &p) {
             Some(Proof {
                 win: true,
                 best: Some(m),
@@ -216,4 +474,55 @@ pub fn proven_line<B: Bits>(table: &ProofTable, pos: &Position<B>) -> Vec<Move> 
         line.push(m);
     }
     line
+}
+
+/// Why a result did not survive its re-check.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum RecheckError {
+    /// The re-check ran out of nodes or was stopped.
+    Unfinished,
+    /// The re-check proved the other result.
+    Disagrees,
+    /// A win was claimed without a winning move, or with an illegal one.
+    NoLegalWinningMove,
+}
+
+impl std::fmt::Display for RecheckError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            RecheckError::Unfinished => "the re-check did not finish",
+            RecheckError::Disagrees => "the re-check proved the other result",
+            RecheckError::NoLegalWinningMove => "the claimed win has no legal winning move",
+        })
+    }
+}
+
+impl std::error::Error for RecheckError {}
+
+/// Proves `claimed` about `pos` again on `table`, which must not be the table that found
+/// it (a fresh one, or one keyed differently), so that no entry of the first run can vouch
+/// for itself: a win by showing that its move is legal (the core's own check) and leaves
+/// the opponent lost, a loss by solving it again.
+pub fn recheck<B: Bits>(
+    pos: &Position<B>,
+    claimed: Proof,
+    table: &ProofTable,
+    stop: &AtomicBool,
+    node_limit: u64,
+) -> Result<(), RecheckError> {
+    let mut solver = Solver::new(table, stop, node_limit);
+    // Either way a position must turn out lost: the one after the winning move, or this one.
+    let mut lost = *pos;
+    if claimed.win {
+        let best = claimed.best.ok_or(RecheckError::NoLegalWinningMove)?;
+        if pos.check(best).is_err() {
+            return Err(RecheckError::NoLegalWinningMove);
+        }
+        lost.make(best);
+    }
+    match solver.solve(&lost) {
+        Err(Unfinished) => Err(RecheckError::Unfinished),
+        Ok(p) if p.win => Err(RecheckError::Disagrees),
+        Ok(_) => Ok(()),
+    }
 }

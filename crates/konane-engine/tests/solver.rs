@@ -131,3 +131,37 @@ impl konane_engine::Clock for FastClock {
         self.0.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
     }
 }
+
+/// Every row of the 5x6 and 6x6 opening tables as the previous solver (40-bit lossy keys,
+/// one-slot-cheaper replacement) printed them: `size opening removal reply winner`.
+const PUBLISHED_ROWS: &str = include_str!("data/solved_rows.txt");
+
+#[test]
+fn solver_agrees_with_the_previous_solver_on_every_5x6_and_6x6_row() {
+    let stop = AtomicBool::new(false);
+    let table = ProofTable::new(64);
+    let mut rows = 0;
+    for line in PUBLISHED_ROWS.lines().filter(|l| !l.trim().is_empty()) {
+        let [size, opening, removal, reply, winner] =
+            line.split_whitespace().collect::<Vec<_>>()[..]
+        else {
+            panic!("bad row {line}");
+        };
+        let size: Size = size.parse().unwrap();
+        let mut game = Game::new(size, opening.parse().unwrap());
+        for m in [removal, reply] {
+            game.play(size.parse_move(m).unwrap()).unwrap();
+        }
+        let pos = *game.position();
+        let proof =
+            with_position!(pos, p => Solver::new(&table, &stop, u64::MAX).solve(&p)).unwrap();
+        let found = if proof.win {
+            pos.turn()
+        } else {
+            pos.turn().opponent()
+        };
+        assert_eq!(found.name(), winner, "{line}");
+        rows += 1;
+    }
+    assert_eq!(rows, 8 + 4 + 12 + 8, "every row of the four tables");
+}

@@ -62,6 +62,16 @@ enum Command {
         /// Keep finished positions in this file and skip them when run again.
         #[arg(long)]
         resume: Option<std::path::PathBuf>,
+        /// Keep the table's expensive proofs in this file, load them when run again.
+        #[arg(long)]
+        checkpoint: Option<std::path::PathBuf>,
+        /// Prove every result a second time on a fresh table.
+        #[arg(long)]
+        recheck: bool,
+        /// Measure instead: solve the whole opening table of each of these boards, both
+        /// rules, and print nodes, time and speed.
+        #[arg(long, value_delimiter = ',', num_args = 0.., default_missing_value = "5x6,6x6,5x7")]
+        bench: Option<Vec<Size>>,
     },
     /// Find the best move of a position, with its score and expected line.
     Analyze {
@@ -359,12 +369,23 @@ pub fn run(cli: Cli) -> Result<()> {
             threads,
             table_mb,
             resume,
+            checkpoint,
+            recheck,
+            bench,
         } => {
+            if let Some(sizes) = bench {
+                return crate::solve::bench(&sizes, thread_count(threads)?, table_mb);
+            }
             let pos = match position {
                 Some(text) => parse_position(&text, opening)?,
                 None => AnyPosition::start(size, opening),
             };
-            crate::solve::run(&pos, thread_count(threads)?, table_mb, resume.as_deref())
+            let files = crate::solve::RunFiles {
+                resume,
+                checkpoint,
+                recheck,
+            };
+            crate::solve::run(&pos, thread_count(threads)?, table_mb, &files)
         }
         Command::Analyze {
             position,

@@ -2,17 +2,17 @@
 
 use std::collections::HashMap;
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::time::Instant;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
 
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, anyhow};
 use indicatif::{ProgressBar, ProgressStyle};
-use konane_core::{AnyPosition, Color, Move};
+use konane_core::{AnyPosition, Color, Move, Opening, Size};
 use konane_engine::symmetry::{canonical_key, map_between, unmap_move};
-use konane_engine::{Proof, ProofTable, Solver};
+use konane_engine::{Proof, ProofTable, Solver, recheck};
 
 /// One position to prove, and what was found.
 struct Job {
@@ -99,87 +99,203 @@ impl ResumeLog {
     }
 }
 
-/// Solves `start`: when it is the initial position, every first removal and every White
-/// reply; otherwise the position itself.
-pub fn run(
-    start: &AnyPosition,
-    threads: usize,
-    table_mb: usize,
-    resume: Option<&Path>,
-) -> Result<()> {
-    let began = Instant::now();
-    let initial = AnyPosition::start(start.size(), start.opening());
-    // (removal, reply, position after both, index of its job) for the opening table.
-    let mut rows: Vec<Row> = Vec::new();
-    let mut jobs: Vec<Job> = Vec::new();
-    let mut by_key: HashMap<String, usize> = HashMap::new();
-    let mut add = |pos: AnyPosition, jobs: &mut Vec<Job>| {
-        *by_key.entry(canonical_key(&pos)).or_insert_with(|| {
-            jobs.push(Job {
-                position: pos,
-                proof: None,
-                nodes: 0,
-                secs: 0.0,
-            });
-            jobs.len() - 1
-        })
-    };
-    if *start == initial {
-        for removal in start.legal_moves() {
-            let mut after = *start;
-            after.play(removal)?;
-            let replies = after.legal_moves();
-            if replies.is_empty() {
-                rows.push(Row {
-                    removal: Some(removal),
-                    reply: None,
-                    position: after,
-                    job: None,
+/// The opening table of one board (or a single position) and the distinct positions behind it.
+struct Plan {
+    rows: Vec<Row>,
+    jobs: Vec<Job>,
+}
+
+impl Plan {
+    /// When `start` is the initial position, every first removal and every White reply;
+    /// otherwise the position itself. Symmetric images share one job.
+    fn of(start: &AnyPosition) -> Result<Plan> {
+        let initial = AnyPosition::start(start.size(), start.opening());
+        let mut rows: Vec<Row> = Vec::new();
+        let mut jobs: Vec<Job> = Vec::new();
+        let mut by_key: HashMap<String, usize> = HashMap::new();
+        let mut add = |pos: AnyPosition, jobs: &mut Vec<Job>| {
+            *by_key.entry(canonical_key(&pos)).or_insert_with(|| {
+                jobs.push(Job {
+                    position: pos,
+                    proof: None,
+                    nodes: 0,
+                    secs: 0.0,
                 });
+                jobs.len() - 1
+            })
+        };
+        if *start == initial {
+            for removal in start.legal_moves() {
+                let mut after = *start;
+                after.play(removal)?;
+                let replies = after.legal_moves();
+                if replies.is_empty() {
+                    rows.push(Row {
+                        removal: Some(removal),
+                        reply: None,
+                        position: after,
+                        job: None,
+                    });
+                }
+                for reply in replies {
+                    let mut p = after;
+                    p.play(reply)?;
+                    let job = add(p, &mut jobs);
+                    rows.push(Row {
+                        removal: Some(removal),
+                        reply: Some(reply),
+                        position: p,
+                        job: Some(job),
+                    });
+                }
             }
-            for reply in replies {
-                let mut p = after;
-                p.play(reply)?;
-                let job = add(p, &mut jobs);
-                rows.push(Row {
-                    removal: Some(removal),
-                    reply: Some(reply),
-                    position: p,
-                    job: Some(job),
-                });
+        } else {
+            let job = add(*start, &mut jobs);
+            rows.push(Row {
+                removal: None,
+                reply: None,
+                position: *start,
+                job: Some(job),
+            });
+        }
+        Ok(Plan { rows, jobs })
+    }
+
+    /// Who wins a row, once its job is solved.
+    fn winner_of(&self, row: &Row) -> Color {
+        match row.job {
+            // White has no reply to the removal: Black wins on the spot.
+            None => Color::Black,
+            Some(j) => {
+                let job = &self.jobs[j];
+                if job.proof.is_some_and(|p| p.win) {
+                    job.position.turn()
+                } else {
+                    job.position.turn().opponent()
+                }
             }
         }
-    } else {
-        let job = add(*start, &mut jobs);
-        rows.push(Row {
-            removal: None,
-            reply: None,
-            position: *start,
-            job: Some(job),
-        });
     }
-    println!(
-        "Konane {}, opening {}: {} position(s) to solve ({} distinct up to symmetry), {} thread(s)",
-        start.size(),
-        start.opening(),
-        rows.len(),
-        jobs.len(),
-        threads
-    );
 
-    let log = match resume {
-        Some(path) => Some(ResumeLog::open(path, &mut jobs)?),
-        None => None,
-    };
-    let table = ProofTable::new(table_mb);
+    /// The one-line verdict: who wins the whole board (or the single position), and how.
+    fn verdict(&self, start: &AnyPosition) -> String {
+        if *start != AnyPosition::start(start.size(), start.opening()) {
+            return match self.rows.first() {
+                Some(row) => format!("{} wins with perfect play.", self.winner_of(row).name()),
+                None => String::new(),
+            };
+        }
+        // Black wins with a removal every reply to which loses for White.
+        let mut removals: Vec<Move> = self.rows.iter().filter_map(|r| r.removal).collect();
+        removals.dedup();
+        let winning: Vec<String> = removals
+            .into_iter()
+            .filter(|&r| {
+                self.rows
+                    .iter()
+                    .filter(|row| row.removal == Some(r))
+                    .all(|row| self.winner_of(row) == Color::Black)
+            })
+            .map(|r| start.move_text(r))
+            .collect();
+        if winning.is_empty() {
+            "White wins with perfect play: every first removal has a winning reply.".to_string()
+        } else {
+            format!(
+                "Black wins with perfect play, by removing {}.",
+                winning.join(" or ")
+            )
+        }
+    }
+
+    /// Nodes spent on all jobs.
+    fn nodes(&self) -> u64 {
+        self.jobs.iter().map(|j| j.nodes).sum()
+    }
+}
+
+/// The files a long run keeps, and whether its results are proven a second time.
+pub struct RunFiles {
+    /// Finished positions, one a line (see [`ResumeLog`]).
+    pub resume: Option<PathBuf>,
+    /// The table's expensive proofs (see [`Checkpoint`]).
+    pub checkpoint: Option<PathBuf>,
+    /// Prove every result again on a fresh table before printing it.
+    pub recheck: bool,
+}
+
+/// Proofs of at least 2^15 nodes go into a checkpoint: few enough to keep in the
+/// repository, and each one saves a long search.
+const CHECKPOINT_MIN_WORK: u32 = 16;
+
+/// Proves each job's result again on a fresh table, so that no entry of the first run
+/// vouches for itself; a disagreement is an error.
+fn recheck_jobs(jobs: &[Job], table_mb: usize) -> Result<()> {
+    let stop = AtomicBool::new(false);
+    let bar = ProgressBar::new(jobs.len() as u64);
+    for job in jobs {
+        let Some(proof) = job.proof else { continue };
+        let table = ProofTable::new(table_mb);
+        konane_core::with_position!(&job.position, p => recheck(p, proof, &table, &stop, u64::MAX))
+            .map_err(|e| anyhow!("{}: {e}", job.position))?;
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+    println!("Every result proven a second time on a fresh table.");
+    Ok(())
+}
+
+/// Where a run keeps its hard-won proofs between sessions.
+struct Checkpoint<'a> {
+    path: &'a Path,
+    /// Proofs of at least `2^(min_work - 1)` nodes are kept.
+    min_work: u32,
+}
+
+impl Checkpoint<'_> {
+    /// Writes the table's expensive proofs, through a temporary file so that a run stopped
+    /// while writing keeps the previous checkpoint.
+    fn save(&self, table: &ProofTable) -> Result<()> {
+        let tmp = self.path.with_extension("tmp");
+        std::fs::write(&tmp, table.checkpoint(self.min_work))
+            .with_context(|| format!("writing {}", tmp.display()))?;
+        std::fs::rename(&tmp, self.path).with_context(|| format!("writing {}", self.path.display()))
+    }
+
+    /// Loads a checkpoint if there is one; returns how many proofs it held.
+    fn load(&self, table: &ProofTable) -> Result<usize> {
+        match std::fs::read(self.path) {
+            Ok(bytes) => table
+                .load(&bytes)
+                .with_context(|| format!("reading {}", self.path.display())),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(0),
+            Err(e) => Err(e).with_context(|| format!("reading {}", self.path.display())),
+        }
+    }
+}
+
+/// How often a long run saves its checkpoint.
+const CHECKPOINT_EVERY: Duration = Duration::from_secs(600);
+
+/// Solves every job not yet done on `threads` threads sharing `table`, appending each result
+/// to `log` and saving `checkpoint` now and then; the bar shows the speed and the table's fill.
+fn solve_jobs(
+    jobs: &mut Vec<Job>,
+    threads: usize,
+    table: &ProofTable,
+    log: Option<&ResumeLog>,
+    checkpoint: Option<&Checkpoint>,
+) -> Result<()> {
     let bar = ProgressBar::new(jobs.len() as u64);
     bar.set_style(ProgressStyle::with_template(
-        "{spinner} solving [{bar:40}] {pos}/{len} positions, {elapsed} {msg}",
+        "{spinner} solving [{bar:30}] {pos}/{len} positions, {elapsed} (left {eta}) {msg}",
     )?);
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
-    let jobs = Mutex::new(jobs);
-    let count = jobs.lock().map_or(0, |j| j.len());
+    let nodes = AtomicU64::new(0);
+    let working = AtomicUsize::new(threads.max(1));
+    let count = jobs.len();
+    let shared = Mutex::new(std::mem::take(jobs));
     std::thread::scope(|s| {
         for _ in 0..threads.max(1) {
             s.spawn(|| {
@@ -188,7 +304,7 @@ pub fn run(
                     if i >= count {
                         break;
                     }
-                    let Some((pos, done)) = jobs
+                    let Some((pos, done)) = shared
                         .lock()
                         .ok()
                         .map(|j| (j[i].position, j[i].proof.is_some()))
@@ -200,13 +316,13 @@ pub fn run(
                         continue;
                     }
                     let t = Instant::now();
-                    let mut solver = Solver::new(&table, &stop, u64::MAX);
+                    let mut solver = Solver::new(table, &stop, u64::MAX).with_progress(&nodes);
                     let proof = konane_core::with_position!(&pos, p => solver.solve(p)).ok();
-                    if let Ok(mut j) = jobs.lock() {
+                    if let Ok(mut j) = shared.lock() {
                         j[i].proof = proof;
                         j[i].nodes = solver.nodes();
                         j[i].secs = t.elapsed().as_secs_f64();
-                        if let Some(log) = log.as_ref()
+                        if let Some(log) = log
                             && let Err(e) = log.append(&j[i])
                         {
                             bar.println(format!("warning: could not save progress: {e}"));
@@ -214,37 +330,92 @@ pub fn run(
                     }
                     bar.inc(1);
                 }
+                working.fetch_sub(1, Ordering::Relaxed);
             });
         }
+        s.spawn(|| {
+            let began = Instant::now();
+            let mut saved = Instant::now();
+            while working.load(Ordering::Relaxed) > 0 {
+                std::thread::sleep(Duration::from_secs(1));
+                let secs = began.elapsed().as_secs_f64();
+                let n = nodes.load(Ordering::Relaxed);
+                bar.set_message(format!(
+                    "{:.2} G nodes, {:.2} M nodes/s, table {:.1}% full",
+                    n as f64 / 1e9,
+                    n as f64 / secs.max(1e-9) / 1e6,
+                    f64::from(table.fill_permille()) / 10.0
+                ));
+                if let Some(c) = checkpoint
+                    && saved.elapsed() >= CHECKPOINT_EVERY
+                {
+                    saved = Instant::now();
+                    if let Err(e) = c.save(table) {
+                        bar.println(format!("warning: could not save the checkpoint: {e:#}"));
+                    }
+                }
+            }
+        });
     });
     bar.finish_and_clear();
-    let jobs = jobs.into_inner().unwrap_or_default();
+    if let Some(c) = checkpoint {
+        c.save(table)?;
+    }
+    *jobs = shared
+        .into_inner()
+        .map_err(|_| anyhow!("a solver thread panicked"))?;
+    Ok(())
+}
+
+/// Solves `start`: when it is the initial position, every first removal and every White
+/// reply; otherwise the position itself.
+pub fn run(start: &AnyPosition, threads: usize, table_mb: usize, files: &RunFiles) -> Result<()> {
+    let began = Instant::now();
+    let mut plan = Plan::of(start)?;
+    println!(
+        "Konane {}, opening {}: {} position(s) to solve ({} distinct up to symmetry), {} thread(s)",
+        start.size(),
+        start.opening(),
+        plan.rows.len(),
+        plan.jobs.len(),
+        threads
+    );
+    let log = match files.resume.as_deref() {
+        Some(path) => Some(ResumeLog::open(path, &mut plan.jobs)?),
+        None => None,
+    };
+    let table = ProofTable::new(table_mb);
+    let checkpoint = files.checkpoint.as_deref().map(|path| Checkpoint {
+        path,
+        min_work: CHECKPOINT_MIN_WORK,
+    });
+    if let Some(c) = &checkpoint {
+        let n = c.load(&table)?;
+        if n > 0 {
+            println!("{n} proofs loaded from {}", c.path.display());
+        }
+    }
+    solve_jobs(
+        &mut plan.jobs,
+        threads,
+        &table,
+        log.as_ref(),
+        checkpoint.as_ref(),
+    )?;
+    if files.recheck {
+        recheck_jobs(&plan.jobs, table_mb)?;
+    }
 
     println!();
     println!(
         "{:<8} {:<8} {:<7} {:<10} {:>14} {:>9}",
         "removal", "reply", "winner", "best move", "nodes", "time"
     );
-    let winner_of = |row: &Row| -> Color {
-        match row.job {
-            // White has no reply to the removal: Black wins on the spot.
-            None => Color::Black,
-            Some(j) => {
-                let job = &jobs[j];
-                let win = job.proof.is_some_and(|p| p.win);
-                if win {
-                    job.position.turn()
-                } else {
-                    job.position.turn().opponent()
-                }
-            }
-        }
-    };
-    for row in &rows {
+    for row in &plan.rows {
         let text = |m: Option<Move>| m.map_or("-".to_string(), |m| start.move_text(m));
         let (best, nodes, secs) = match row.job {
             Some(j) => {
-                let job = &jobs[j];
+                let job = &plan.jobs[j];
                 // The job may be a mirror image of this row: carry its move back.
                 let best = job
                     .proof
@@ -261,43 +432,67 @@ pub fn run(
             "{:<8} {:<8} {:<7} {:<10} {:>14} {:>8.2}s",
             text(row.removal),
             text(row.reply),
-            winner_of(row).name(),
+            plan.winner_of(row).name(),
             best,
             nodes,
             secs
         );
     }
-    let total_nodes: u64 = jobs.iter().map(|j| j.nodes).sum();
     println!();
-    if *start == initial {
-        // Black wins with a removal every reply to which loses for White.
-        let mut winning: Vec<String> = Vec::new();
-        let mut removals: Vec<Move> = rows.iter().filter_map(|r| r.removal).collect();
-        removals.dedup();
-        for &r in &removals {
-            if rows
-                .iter()
-                .filter(|row| row.removal == Some(r))
-                .all(|row| winner_of(row) == Color::Black)
-            {
-                winning.push(start.move_text(r));
-            }
-        }
-        if winning.is_empty() {
-            println!("White wins with perfect play: every first removal has a winning reply.");
-        } else {
-            println!(
-                "Black wins with perfect play, by removing {}.",
-                winning.join(" or ")
-            );
-        }
-    } else if let Some(row) = rows.first() {
-        println!("{} wins with perfect play.", winner_of(row).name());
-    }
+    println!("{}", plan.verdict(start));
     let secs = began.elapsed().as_secs_f64();
+    let total_nodes = plan.nodes();
     println!(
         "{total_nodes} nodes in {secs:.2} s ({:.1} M nodes/s)",
         total_nodes as f64 / secs.max(1e-9) / 1e6
+    );
+    Ok(())
+}
+
+/// The fixed benchmark: the whole opening table of each board in `sizes`, both opening
+/// rules, each on a fresh table, with nodes (the same on every run with one thread), time
+/// and speed.
+pub fn bench(sizes: &[Size], threads: usize, table_mb: usize) -> Result<()> {
+    println!(
+        "Solver benchmark, {threads} thread(s), {table_mb} MiB table, a fresh table per board"
+    );
+    println!();
+    println!(
+        "{:<6} {:<17} {:>9} {:>15} {:>10} {:>11}  result",
+        "board", "opening", "positions", "nodes", "time", "M nodes/s"
+    );
+    let (mut all_nodes, mut all_secs) = (0u64, 0f64);
+    for &size in sizes {
+        for opening in Opening::ALL {
+            let start = AnyPosition::start(size, opening);
+            let mut plan = Plan::of(&start)?;
+            let table = ProofTable::new(table_mb);
+            let began = Instant::now();
+            solve_jobs(&mut plan.jobs, threads, &table, None, None)?;
+            let secs = began.elapsed().as_secs_f64();
+            let nodes = plan.nodes();
+            all_nodes += nodes;
+            all_secs += secs;
+            println!(
+                "{:<6} {:<17} {:>9} {:>15} {:>9.2}s {:>11.2}  {}",
+                size.to_string(),
+                opening.name(),
+                plan.jobs.len(),
+                nodes,
+                secs,
+                nodes as f64 / secs.max(1e-9) / 1e6,
+                plan.verdict(&start)
+            );
+        }
+    }
+    println!(
+        "{:<6} {:<17} {:>9} {:>15} {:>9.2}s {:>11.2}",
+        "total",
+        "",
+        "",
+        all_nodes,
+        all_secs,
+        all_nodes as f64 / all_secs.max(1e-9) / 1e6
     );
     Ok(())
 }

@@ -1,0 +1,139 @@
+//! The table of proofs: exact keys never confuse two positions, and a forged proof (what a
+//! hash collision would make) is caught by the re-check.
+
+use std::sync::atomic::AtomicBool;
+
+use konane_core::{
+    AnyPosition, Bits, Color, Game, Geometry, Opening, Position, Size, with_position,
+};
+use konane_engine::solve::{Keying, RecheckError, recheck};
+use konane_engine::{Proof, ProofTable, Solver};
+
+/// Every position of `size` whose stones stand on their own colour's squares, both sides
+/// to move (those the rules allow).
+fn every_position(size: Size) -> impl Iterator<Item = Position<u64>> {
+    let geo = Geometry::<u64>::new(size, Opening::CenterOrCorner).expect("fits in u64");
+    let black: u64 = size
+        .all_squares()
+        .filter(|&sq| size.start_color(sq) == Color::Black)
+        .fold(0, |acc, sq| acc | 1 << sq.index());
+    (0u64..1 << size.squares()).flat_map(move |occupied| {
+        [Color::Black, Color::White]
+            .into_iter()
+            .filter_map(move |turn| {
+                Position::from_stones(geo, occupied & black, occupied & !black, turn).ok()
+            })
+    })
+}
+
+/// A made-up result for each position, so that any mix-up between two of them shows.
+fn claim(p: &Position<u64>) -> Proof {
+    Proof {
+        win: p.hash() & 1 == 1,
+        best: None,
+    }
+}
+
+#[test]
+fn exact_keys_never_confuse_two_positions() {
+    // 2 million positions in 65,536 buckets of two slots: each bucket is fought over by 32.
+    let size = Size::new(4, 5).unwrap();
+    let table = ProofTable::new(1);
+    let first = every_position(size).next().unwrap();
+    let board = table.board_key(&first);
+    assert_eq!(board.keying(), Keying::Exact);
+    for p in every_position(size) {
+        table.store_with(&board, &p, claim(&p), p.hash() >> 44);
+    }
+    let mut hits = 0;
+    for p in every_position(size) {
+        if let Some(found) = table.probe_with(&board, &p) {
+            assert_eq!(found, claim(&p), "{}", p.text());
+            hits += 1;
+        }
+    }
+    assert!(hits > 100_000, "{hits}");
+}
+
+#[test]
+fn boards_without_room_for_an_exact_key_are_hashed() {
+    let table = ProofTable::new(1);
+    let start =
+        |rows, cols| *Game::new(Size::new(rows, cols).unwrap(), Opening::CenterOrCorner).position();
+    // A key is the occupied squares and the side to move; the slot keeps up to 30 bits of
+    // it beside the bucket index. 8x8 needs 65 bits: never exact.
+    let exact = |rows, cols, mb| with_position!(start(rows, cols), p => ProofTable::new(mb).board_key(&p).keying());
+    assert_eq!(exact(8, 8, 1), Keying::Hashed);
+    // 6x7 needs 43 bits, 16 in the index of a 1 MiB table and 27 in the slot.
+    assert_eq!(exact(6, 7, 1), Keying::Exact);
+    // 6x8 needs 49: 19 index bits, a table of 8 MiB.
+    assert_eq!(exact(6, 8, 4), Keying::Hashed);
+    assert_eq!(exact(6, 8, 8), Keying::Exact);
+    // A stone off its colour's squares: the occupied squares no longer say whose it is.
+    let odd = AnyPosition::parse("bb../..../..w. w", Opening::CenterOrCorner).unwrap();
+    with_position!(odd, p => assert_eq!(table.board_key(&p).keying(), Keying::Hashed));
+}
+
+/// Positions a few random moves into games on small boards.
+fn middlegames() -> Vec<AnyPosition> {
+    let mut out = Vec::new();
+    for (rows, cols) in [(5, 5), (4, 6), (5, 6)] {
+        for seed in 0..12 {
+            let mut rng = konane_engine::Rng::new(seed);
+            let mut game = Game::new(Size::new(rows, cols).unwrap(), Opening::CenterOrCorner);
+            for _ in 0..4 + seed % 5 {
+                let moves = game.position().legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                game.play(moves[rng.below(moves.len())]).unwrap();
+            }
+            if !game.position().legal_moves().is_empty() {
+                out.push(*game.position());
+            }
+        }
+    }
+    out
+}
+
+/// Plants the opposite of the truth about `pos` in a table, sees the solver believe it,
+/// and the re-check on a fresh table refuse it.
+fn forgery_is_caught<B: Bits>(pos: &Position<B>) {
+    let stop = AtomicBool::new(false);
+    let truth = Solver::new(&ProofTable::new(1), &stop, u64::MAX)
+        .solve(pos)
+        .unwrap();
+    assert_eq!(
+        recheck(pos, truth, &ProofTable::new(1), &stop, u64::MAX),
+        Ok(())
+    );
+    // The forgery a collision could make: the other result, with some legal move.
+    let forged = Proof {
+        win: !truth.win,
+        best: pos.moves().find(|&m| Some(m) != truth.best),
+    };
+    let forged_table = ProofTable::new(1);
+    forged_table.store(pos, forged, u64::MAX);
+    let fooled = Solver::new(&forged_table, &stop, u64::MAX)
+        .solve(pos)
+        .unwrap();
+    assert_eq!(fooled.win, forged.win, "the forgery is believed");
+    let verdict = recheck(pos, fooled, &ProofTable::new(1), &stop, u64::MAX);
+    assert!(
+        matches!(
+            verdict,
+            Err(RecheckError::Disagrees | RecheckError::NoLegalWinningMove)
+        ),
+        "{}: {verdict:?}",
+        pos.text()
+    );
+}
+
+#[test]
+fn a_forged_proof_is_caught_by_the_recheck() {
+    let positions = middlegames();
+    assert!(positions.len() >= 20, "{}", positions.len());
+    for pos in &positions {
+        with_position!(pos, p => forgery_is_caught(p));
+    }
+}
