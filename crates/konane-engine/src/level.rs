@@ -148,14 +148,34 @@ impl LevelConfig {
     }
 }
 
+/// SplitMix64's finaliser: a bijection of `u64` that spreads every input bit over the output,
+/// so neighbouring seeds give unrelated states.
+const fn splitmix64(x: u64) -> u64 {
+    let mut z = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// The seed of stream `index` under `seed`: one match seed gives each game and each player
+/// a stream of its own, and no two (seed, index) pairs are related by a simple bit flip.
+pub fn substream(seed: u64, index: u64) -> u64 {
+    splitmix64(seed ^ splitmix64(index))
+}
+
 /// A small deterministic random source (xorshift64*), so a seeded game replays exactly.
 #[derive(Clone, Debug)]
 pub struct Rng(u64);
 
 impl Rng {
-    /// A generator from a seed (any value, zero included).
+    /// A generator from a seed (any value, zero included); every seed gives its own stream.
     pub fn new(seed: u64) -> Rng {
-        Rng(seed ^ 0x9e37_79b9_7f4a_7c15 | 1)
+        // Xorshift must not start at zero. Splitmix64 is a bijection, so exactly one seed maps
+        // there; it has to share a state with one other seed (2^64 seeds, 2^64 - 1 states).
+        match splitmix64(seed) {
+            0 => Rng(0x9e37_79b9_7f4a_7c15),
+            state => Rng(state),
+        }
     }
 
     /// A uniform value in [0, 1).
@@ -208,6 +228,18 @@ mod tests {
         }
         assert_eq!(LevelConfig::of(0).level, 1);
         assert_eq!(LevelConfig::of(200).level, 8);
+    }
+
+    #[test]
+    fn every_seed_gives_its_own_stream() {
+        let firsts: std::collections::HashSet<u64> = (0..10_000u64)
+            .map(|seed| Rng::new(seed).unit().to_bits())
+            .collect();
+        assert_eq!(firsts.len(), 10_000);
+        let streams: std::collections::HashSet<u64> = (0..100u64)
+            .flat_map(|seed| (0..100).map(move |i| substream(seed, i)))
+            .collect();
+        assert_eq!(streams.len(), 10_000);
     }
 
     #[test]

@@ -26,7 +26,7 @@ use konane_core::{AnyPosition, Bits, Move, Position, with_position};
 pub use clock::SystemClock;
 pub use clock::{Clock, Frozen};
 pub use eval::Weights;
-pub use level::{Level, LevelConfig, LevelError, MAX_LEVEL, MIN_LEVEL, Rng};
+pub use level::{Level, LevelConfig, LevelError, MAX_LEVEL, MIN_LEVEL, Rng, substream};
 pub use search::{Limits, SearchResult};
 pub use solve::{Keying, Proof, ProofTable, RecheckError, Solver, Unfinished, recheck};
 

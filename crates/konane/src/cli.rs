@@ -5,7 +5,8 @@ use clap::{Parser, Subcommand};
 use konane_core::{AnyPosition, Color, Opening, Size};
 use konane_engine::{EngineConfig, Limits};
 
-use crate::matchplay::{MatchConfig, PlayerSpec};
+use crate::matchplay::{MatchConfig, Openings, PlayerSpec};
+use crate::stats::Sprt;
 use crate::tune::TuneConfig;
 
 /// Konane, the Hawaiian jump-capture game: rules, engine and server.
@@ -29,9 +30,8 @@ enum Command {
         /// Plies to look ahead.
         #[arg(long)]
         depth: u32,
-        /// Opening rule: center-or-corner or center.
-        #[arg(long, default_value = "center-or-corner")]
-        opening: Opening,
+        #[command(flatten)]
+        rule: RuleArg,
         /// Start from this position text instead of the start position (overrides --size).
         #[arg(long)]
         position: Option<String>,
@@ -47,9 +47,8 @@ enum Command {
         /// Board size, rows x columns.
         #[arg(long, default_value = "6x6")]
         size: Size,
-        /// Opening rule: center-or-corner or center.
-        #[arg(long, default_value = "center-or-corner")]
-        opening: Opening,
+        #[command(flatten)]
+        rule: RuleArg,
         /// Solve this position instead of the openings (overrides --size).
         #[arg(long)]
         position: Option<String>,
@@ -77,9 +76,8 @@ enum Command {
     Analyze {
         /// Position text, e.g. "bwbw/wbwb/bwbw/wbwb b".
         position: String,
-        /// Opening rule: center-or-corner or center.
-        #[arg(long, default_value = "center-or-corner")]
-        opening: Opening,
+        #[command(flatten)]
+        rule: RuleArg,
         /// Thinking time, e.g. 2s or 500ms (default 2s unless --depth or --nodes is given).
         #[arg(long, value_parser = parse_millis)]
         time: Option<u64>,
@@ -105,19 +103,25 @@ enum Command {
         /// The second player, written the same way.
         #[arg(long)]
         white: String,
-        /// Games to play; colours alternate, so the first player is Black in half of them.
+        /// Games to play, an even number: each opening twice, colours swapped (with --sprt,
+        /// the most to play).
         #[arg(long, default_value_t = 100)]
         games: usize,
         /// Board size, rows x columns.
         #[arg(long, default_value = "8x8")]
         size: Size,
-        /// Opening rule: center-or-corner or center.
-        #[arg(long, default_value = "center-or-corner")]
-        opening: Opening,
+        #[command(flatten)]
+        rule: RuleArg,
         /// Random plies that start each pair of games.
         #[arg(long, default_value_t = 4)]
         random_plies: usize,
-        /// Games played at once (default: cores divided by the threads per player).
+        /// Start the pairs from this opening suite instead (docs/openings/), in turn.
+        #[arg(long, conflicts_with = "random_plies")]
+        openings: Option<std::path::PathBuf>,
+        /// Stop when a sequential test decides, e.g. elo0=0,elo1=5[,alpha=0.05,beta=0.05].
+        #[arg(long)]
+        sprt: Option<Sprt>,
+        /// Pairs played at once (default: cores divided by the threads per player).
         #[arg(long)]
         concurrency: Option<usize>,
         /// Seed of the random openings and of the levels' choices.
@@ -130,12 +134,41 @@ enum Command {
         #[arg(long)]
         records: Option<std::path::PathBuf>,
     },
+    /// Make an opening suite for `match --openings`: random openings scored near even.
+    Openings {
+        /// Board size, rows x columns.
+        #[arg(long, default_value = "8x8")]
+        size: Size,
+        #[command(flatten)]
+        rule: RuleArg,
+        /// Openings to make.
+        #[arg(long, default_value_t = 50)]
+        count: usize,
+        /// Random plies from the start in each (the two removals and then jumps).
+        #[arg(long, default_value_t = 6)]
+        plies: usize,
+        /// Depth of the search that judges each opening.
+        #[arg(long, default_value_t = 8)]
+        depth: u32,
+        /// The largest score for either side, in hundredths of a move.
+        #[arg(long, default_value_t = 50)]
+        threshold: i32,
+        /// An opening the solver proves within this many nodes is refused.
+        #[arg(long, default_value_t = 1_000_000)]
+        solver_nodes: u64,
+        /// Candidates to draw at most.
+        #[arg(long, default_value_t = 2_000)]
+        tries: usize,
+        /// Seed of the random plies.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
     /// Tune the evaluation weights by self-play (docs/strength.md).
     Tune {
         /// Search depth of both sides.
         #[arg(long, default_value_t = 4)]
         depth: u32,
-        /// Games per trial.
+        /// Games per trial at most (each trial is a sequential test).
         #[arg(long, default_value_t = 400)]
         games: usize,
         /// Rounds over all the weights.
@@ -144,6 +177,12 @@ enum Command {
         /// Board size, rows x columns.
         #[arg(long, default_value = "8x8")]
         size: Size,
+        /// Start the pairs from this opening suite (default: six random plies a pair).
+        #[arg(long)]
+        openings: Option<std::path::PathBuf>,
+        /// The test a change must pass to be kept.
+        #[arg(long, default_value = "elo0=0,elo1=10")]
+        sprt: Sprt,
         /// Seed of the random openings.
         #[arg(long, default_value_t = 1)]
         seed: u64,
@@ -171,9 +210,8 @@ enum Command {
         /// Board size, rows x columns.
         #[arg(long, default_value = "8x8")]
         size: Size,
-        /// Opening rule: center-or-corner or center.
-        #[arg(long, default_value = "center-or-corner")]
-        opening: Opening,
+        #[command(flatten)]
+        rule: RuleArg,
         /// Your colour: black or white.
         #[arg(long, default_value = "black", value_parser = parse_color)]
         color: Color,
@@ -188,18 +226,24 @@ enum Command {
     Moves {
         /// Position text, e.g. "bwbw/wbwb/bwbw/wbwb b".
         position: String,
-        /// Opening rule: center-or-corner or center.
-        #[arg(long, default_value = "center-or-corner")]
-        opening: Opening,
+        #[command(flatten)]
+        rule: RuleArg,
     },
     /// Draw a position in the terminal.
     Show {
         /// Position text, e.g. "bwbw/wbwb/bwbw/wbwb b".
         position: String,
-        /// Opening rule: center-or-corner or center.
-        #[arg(long, default_value = "center-or-corner")]
-        opening: Opening,
+        #[command(flatten)]
+        rule: RuleArg,
     },
+}
+
+/// The opening rule, shared by every subcommand that sets up a board.
+#[derive(clap::Args, Debug, Clone, Copy)]
+struct RuleArg {
+    /// Opening rule: center-or-corner or center.
+    #[arg(long = "opening", default_value = "center-or-corner")]
+    opening: Opening,
 }
 
 /// Where and how to serve.
@@ -332,6 +376,21 @@ pub fn parse_position(text: &str, opening: Opening) -> Result<AnyPosition> {
     AnyPosition::parse(text, opening).with_context(|| format!("bad position \"{text}\""))
 }
 
+/// The suite in `file`, or random openings of `random_plies`.
+fn openings_from(
+    file: Option<&std::path::Path>,
+    random_plies: usize,
+    size: Size,
+    rule: Opening,
+) -> Result<Openings> {
+    match file {
+        Some(path) => Openings::load(path, size, rule),
+        None => Ok(Openings::Random {
+            plies: random_plies,
+        }),
+    }
+}
+
 /// The `--threads` value, or every core.
 fn thread_count(threads: Option<usize>) -> Result<usize> {
     match threads {
@@ -351,7 +410,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Perft {
             size,
             depth,
-            opening,
+            rule: RuleArg { opening },
             position,
             divide,
             threads,
@@ -364,7 +423,7 @@ pub fn run(cli: Cli) -> Result<()> {
         }
         Command::Solve {
             size,
-            opening,
+            rule: RuleArg { opening },
             position,
             threads,
             table_mb,
@@ -389,7 +448,7 @@ pub fn run(cli: Cli) -> Result<()> {
         }
         Command::Analyze {
             position,
-            opening,
+            rule: RuleArg { opening },
             time,
             depth,
             nodes,
@@ -412,8 +471,10 @@ pub fn run(cli: Cli) -> Result<()> {
             white,
             games,
             size,
-            opening,
+            rule: RuleArg { opening },
             random_plies,
+            openings,
+            sprt,
             concurrency,
             seed,
             go,
@@ -431,7 +492,8 @@ pub fn run(cli: Cli) -> Result<()> {
                 games,
                 size,
                 opening,
-                random_plies,
+                openings: openings_from(openings.as_deref(), random_plies, size, opening)?,
+                sprt,
                 concurrency: concurrency.unwrap_or((cores / per_game).max(1)),
                 seed,
                 go,
@@ -439,17 +501,58 @@ pub fn run(cli: Cli) -> Result<()> {
             };
             crate::matchplay::run(&cfg)
         }
+        Command::Openings {
+            size,
+            rule: RuleArg { opening },
+            count,
+            plies,
+            depth,
+            threshold,
+            solver_nodes,
+            tries,
+            seed,
+        } => {
+            let command_line = std::env::args()
+                .skip(1)
+                .map(|a| {
+                    if a.contains(' ') {
+                        format!("\"{a}\"")
+                    } else {
+                        a
+                    }
+                })
+                .collect::<Vec<_>>()
+                .join(" ");
+            crate::openings::run(
+                &crate::openings::SuiteConfig {
+                    size,
+                    rule: opening,
+                    count,
+                    plies,
+                    depth,
+                    threshold,
+                    solver_nodes,
+                    tries,
+                    seed,
+                },
+                &format!("konane {command_line}"),
+            )
+        }
         Command::Tune {
             depth,
             games,
             rounds,
             size,
+            openings,
+            sprt,
             seed,
         } => crate::tune::run(&TuneConfig {
             depth,
             games,
             rounds,
             size,
+            openings: openings_from(openings.as_deref(), 6, size, Opening::CenterOrCorner)?,
+            sprt,
             concurrency: thread_count(None)?,
             seed,
         }),
@@ -468,19 +571,25 @@ pub fn run(cli: Cli) -> Result<()> {
         }),
         Command::Play {
             size,
-            opening,
+            rule: RuleArg { opening },
             color,
             level,
             seed,
         } => crate::play::run(size, opening, color, level, seed),
-        Command::Moves { position, opening } => {
+        Command::Moves {
+            position,
+            rule: RuleArg { opening },
+        } => {
             let pos = parse_position(&position, opening)?;
             for m in pos.legal_move_texts() {
                 println!("{m}");
             }
             Ok(())
         }
-        Command::Show { position, opening } => {
+        Command::Show {
+            position,
+            rule: RuleArg { opening },
+        } => {
             let pos = parse_position(&position, opening)?;
             print!("{}", crate::show::diagram(&pos));
             Ok(())

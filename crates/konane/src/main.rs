@@ -5,6 +5,7 @@ mod cli;
 mod engine;
 mod loadtest;
 mod matchplay;
+mod openings;
 mod perft;
 mod play;
 mod show;

@@ -1,27 +1,32 @@
 //! `konane tune`: evaluation weights tuned by self-play.
 //!
 //! Coordinate descent on match results: each round, every weight is nudged up and then down
-//! by its step; a nudged engine that beats the current best by more than one standard error
-//! over a fixed-depth match becomes the new best. Steps halve after each round. Fixed-depth
-//! play makes the matches cheap and the comparison fair (both sides see the same tree size),
-//! and random opening plies give the deterministic players distinct games.
+//! by its step; a nudged engine that passes a sequential test against the current best
+//! (paired openings, fixed-depth search) becomes the new best. Steps halve after each round.
+//! Fixed-depth play makes the matches cheap and the comparison fair (both sides see the same
+//! tree size), and varied openings give the deterministic players distinct games.
 
 use anyhow::Result;
 use konane_core::{Opening, Size};
 use konane_engine::{Limits, Weights};
 
-use crate::matchplay::{MatchConfig, PlayerSpec, play_match};
+use crate::matchplay::{MatchConfig, Openings, PlayerSpec, play_match};
+use crate::stats::{Sprt, Verdict, elo};
 
 /// The settings of a tuning run.
 pub struct TuneConfig {
     /// Depth of both players' searches.
     pub depth: u32,
-    /// Games per comparison.
+    /// Games per comparison at most.
     pub games: usize,
     /// Rounds over all the weights.
     pub rounds: usize,
     /// Board size.
     pub size: Size,
+    /// Where each pair of games starts.
+    pub openings: Openings,
+    /// The test a change must pass.
+    pub sprt: Sprt,
     /// Games played at once.
     pub concurrency: usize,
     /// Seed of the random openings.
@@ -51,14 +56,14 @@ fn describe(w: &Weights) -> String {
 pub fn run(cfg: &TuneConfig) -> Result<()> {
     let mut best = Weights::default();
     let mut steps = [30, 20, 10, 15, 15];
-    let margin = 0.5 / (cfg.games as f64).sqrt();
     let mut trial = 0u64;
     println!(
-        "tuning at depth {} on {}, {} games per trial, accepting scores above {:.3}",
+        "tuning at depth {} on {}, {}, a change kept when SPRT {} accepts it (at most {} games)",
         cfg.depth,
         cfg.size,
-        cfg.games,
-        0.5 + margin
+        cfg.openings.describe(),
+        cfg.sprt,
+        cfg.games
     );
     for round in 1..=cfg.rounds {
         for (k, name) in Weights::NAMES.iter().enumerate() {
@@ -76,19 +81,31 @@ pub fn run(cfg: &TuneConfig) -> Result<()> {
                     games: cfg.games,
                     size: cfg.size,
                     opening: Opening::CenterOrCorner,
-                    random_plies: 6,
+                    openings: cfg.openings.clone(),
+                    sprt: Some(cfg.sprt),
                     concurrency: cfg.concurrency,
                     seed: cfg.seed.wrapping_add(trial),
                     go: String::new(),
                     records: None,
                 };
-                let score = play_match(&m, false)?.score();
-                let accepted = score > 0.5 + margin;
+                let result = play_match(&m, false)?;
+                let counts = result.counts();
+                let (score, _, _) = counts.score_interval();
+                let accepted = result.verdict() == Some(Verdict::Accepted);
                 println!(
-                    "round {round} {name:>8} {:+4}: candidate scores {:.3}{}",
+                    "round {round} {name:>8} {:+4}: pairs +{} ={} -{}, {:.1}% ({:+.0} Elo), LLR {:+.2}{}",
                     sign * steps[k],
-                    score,
-                    if accepted { "  accepted" } else { "" }
+                    counts.won,
+                    counts.split,
+                    counts.lost,
+                    100.0 * score,
+                    elo(score),
+                    cfg.sprt.llr(&counts),
+                    match result.verdict() {
+                        Some(Verdict::Accepted) => "  accepted",
+                        Some(Verdict::Rejected) => "  rejected",
+                        None => "  undecided",
+                    }
                 );
                 if accepted {
                     best = candidate;
