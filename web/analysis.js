@@ -14,8 +14,8 @@ import { review, reviewPanel } from "./review.js";
 
 /** Seconds the engine keeps deepening on one position. */
 const THINK_MS = 60_000;
-/** Solver nodes tried before the search starts (about a second). */
-const SOLVE_NODES = 1_500_000;
+/** Solver nodes tried before the search starts (one or two seconds). */
+const SOLVE_NODES = 3_000_000;
 const LINES = 3;
 const START = "bwbwbwbw/wbwbwbwb/bwbwbwbw/wbwbwbwb/bwbwbwbw/wbwbwbwb/bwbwbwbw/wbwbwbwb b";
 const SVG = "http://www.w3.org/2000/svg";
@@ -132,6 +132,12 @@ export async function analysisScreen(app) {
     const view = current.view;
     const actions = actionsFor(view.legal_moves, selected);
     board.draw({ position: view.position, actions, selected, last: current.move?.split("-"), label: t("analysis.board") });
+    drawArrow();
+  }
+
+  /** Only the arrow changes with each depth: the board stays, and so do the player's clicks. */
+  function drawArrow() {
+    host.querySelector(".best-move")?.remove();
     const best = root.dataset.bestmove;
     if (best) arrow(best);
   }
@@ -249,7 +255,7 @@ export async function analysisScreen(app) {
     } else {
       verdict.textContent = t("analysis.eval", { eval: top.eval, color: colorName(turn) });
     }
-    draw();
+    drawArrow();
   }
 
   async function think(n) {
@@ -277,7 +283,7 @@ export async function analysisScreen(app) {
         const winner = solved.result === "win" ? view.turn : other(view.turn);
         verdict.textContent = t("analysis.wins", { color: colorName(winner) });
         barFill.style.height = winner === "black" ? "100%" : "0%";
-        draw();
+        drawArrow();
       }
       await engine.request({ op: "analyse", position: view.position, opening, time_ms: THINK_MS, lines: LINES }, (a) => {
         if (mine === runs) report(a, view.turn, known);
