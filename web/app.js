@@ -1,5 +1,5 @@
 // The page's shell: the header (pages, language, sound) and the routes
-// `/`, `/game/{id}`, `/learn`, `/rules`, `/history`.
+// `/`, `/game/{id}`, `/learn`, `/rules`, `/history`, `/analysis`.
 
 import { h } from "./dom.js";
 import { LANGUAGES, language, setLanguage, t } from "./i18n.js";
@@ -31,12 +31,14 @@ function header() {
   document.getElementById("top").replaceChildren(
     h("a", { class: "skip", href: "#app" }, t("nav.skip")),
     h("a", { class: "brand", href: "/" }, "Kōnane"),
-    h("nav", { "aria-label": t("nav.pages") }, link("/", "play"), link("/learn", "learn"), link("/rules", "rules"), link("/history", "history")),
+    h("nav", { "aria-label": t("nav.pages") }, link("/", "play"), link("/learn", "learn"), link("/rules", "rules"), link("/history", "history"), link("/analysis", "analysis")),
     h("div", { class: "tools" }, choose, sound));
 }
 
 const GAME = /^\/game\/([a-z0-9]+)$/;
-const PAGES = { "/": startScreen, "/learn": learnScreen, "/rules": rulesPage, "/history": historyPage };
+// The analysis board and its engine load only when opened: the other pages stay light.
+const analysisScreen = async (app, go) => (await import("./analysis.js")).analysisScreen(app, go);
+const PAGES = { "/": startScreen, "/learn": learnScreen, "/rules": rulesPage, "/history": historyPage, "/analysis": analysisScreen };
 
 function notFound() {
   document.title = "Kōnane";

@@ -277,7 +277,8 @@ export async function gameScreen(app, id, wantsJoin, go) {
       const next = state.rematch && mine.length
         ? h("a", { href: `/game/${state.rematch}`, onclick: (e) => { e.preventDefault(); rematch(); } }, t("end.rematch-waiting"))
         : mine.length ? button(t("act.rematch"), { class: "primary" }, rematch) : null;
-      end.replaceChildren(h("strong", { class: "end-title" }, you), h("p", {}, detail), h("p", {}, next, " ", h("a", { href: "/" }, t("end.new-game"))));
+      end.replaceChildren(h("strong", { class: "end-title" }, you), h("p", {}, detail), h("p", {}, next, " ", h("a", { href: "/" }, t("end.new-game"))),
+        h("p", {}, h("a", { href: `/analysis?game=${id}`, class: "button", "data-analyse": "" }, t("end.analyse"))));
     }
     commandForm.hidden = !mine.length || state.status !== "playing";
 

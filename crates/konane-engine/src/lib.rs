@@ -54,6 +54,28 @@ impl Default for EngineConfig {
     }
 }
 
+/// One line of an analysis: a first move, its score for the side to move, and the line.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Line {
+    /// The score after this first move, for the side to move at the root.
+    pub score: i32,
+    /// The expected play, starting with the first move.
+    pub pv: Vec<Move>,
+}
+
+/// One completed depth of an analysis: the best lines, best first.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Analysis {
+    /// The depth every first move was searched to.
+    pub depth: u32,
+    /// The best lines, best first (as many as asked for, fewer when there are fewer moves).
+    pub lines: Vec<Line>,
+    /// Nodes searched so far.
+    pub nodes: u64,
+    /// Milliseconds spent so far.
+    pub elapsed_ms: u64,
+}
+
 /// Solver nodes allowed per millisecond of thinking time before the heuristic search takes
 /// over. The solver visits about two million nodes a second, so a crowded board gets a
 /// twentieth of the time (a proof there is rare) and a thinned-out board about half.
@@ -201,6 +223,77 @@ impl Engine {
         }
         let scored = with_position!(pos, p => self.score_moves(p, cfg.limits, clock));
         level::pick(&scored, cfg.temperature, rng)
+    }
+
+    /// The best `lines` first moves with their scores and lines, depth by depth, within
+    /// `limits`: every first move gets a full-window search, so each score is exact for its
+    /// depth (slower than [`Engine::think`], which only proves the best move best).
+    /// `report` hears of each completed depth; the last one is returned.
+    pub fn analyse(
+        &self,
+        pos: &AnyPosition,
+        limits: Limits,
+        lines: usize,
+        clock: &dyn Clock,
+        report: &mut dyn FnMut(&Analysis),
+    ) -> Option<Analysis> {
+        with_position!(pos, p => self.analyse_on(p, limits, lines, clock, report))
+    }
+
+    fn analyse_on<B: Bits>(
+        &self,
+        pos: &Position<B>,
+        limits: Limits,
+        lines: usize,
+        clock: &dyn Clock,
+        report: &mut dyn FnMut(&Analysis),
+    ) -> Option<Analysis> {
+        let stop = AtomicBool::new(false);
+        let nodes = AtomicU64::new(0);
+        let shared = self.shared(&stop, &nodes, clock, limits);
+        self.table.new_search();
+        let mut searcher = search::Searcher::<B>::new(&shared);
+        let count = pos.moves().count();
+        let max_depth = limits.depth.unwrap_or(search::MAX_PLY as u32);
+        let mut last = None;
+        for depth in 1..=max_depth {
+            let mut round = searcher.score_root_moves(pos, depth);
+            if count == 0 || round.len() < count {
+                break;
+            }
+            round.sort_by_key(|&(_, s)| -s);
+            let best: Vec<Line> = round
+                .iter()
+                .take(lines.max(1))
+                .map(|&(m, s)| {
+                    let mut after = *pos;
+                    after.make(m);
+                    let mut pv = vec![m];
+                    pv.extend(search::principal_variation(
+                        &self.table,
+                        &after,
+                        depth as usize - 1,
+                    ));
+                    Line { score: s, pv }
+                })
+                .collect();
+            let proven_to_end = best
+                .iter()
+                .all(|l| score::plies_to_end(l.score).is_some_and(|p| p <= depth as i32));
+            let analysis = Analysis {
+                depth,
+                lines: best,
+                nodes: nodes.load(std::sync::atomic::Ordering::Relaxed),
+                elapsed_ms: clock.elapsed_ms(),
+            };
+            report(&analysis);
+            last = Some(analysis);
+            // Every shown line seen to the end of the game: deeper cannot change them.
+            if proven_to_end || limits.time_ms.is_some_and(|t| clock.elapsed_ms() * 2 > t) {
+                break;
+            }
+        }
+        last
     }
 
     /// Every move with a score, from the deepest complete round of searches within `limits`.

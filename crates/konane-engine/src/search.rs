@@ -316,7 +316,11 @@ fn history_index(m: Move) -> usize {
 }
 
 /// The line of best moves stored in the table, from `root`.
-fn principal_variation<B: Bits>(table: &Table, root: &Position<B>, max: usize) -> Vec<Move> {
+pub(crate) fn principal_variation<B: Bits>(
+    table: &Table,
+    root: &Position<B>,
+    max: usize,
+) -> Vec<Move> {
     let mut pos = *root;
     let mut pv = Vec::new();
     while pv.len() < max.max(1) {

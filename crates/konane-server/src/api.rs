@@ -55,6 +55,7 @@ pub fn router(state: Shared) -> Router {
         .route("/learn", get(web::index))
         .route("/rules", get(web::index))
         .route("/history", get(web::index))
+        .route("/analysis", get(web::index))
         .fallback(web::static_file)
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .with_state(state)

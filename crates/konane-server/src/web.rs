@@ -18,6 +18,8 @@ fn content_type(path: &str) -> &'static str {
         Some("json") => "application/json",
         Some("png") => "image/png",
         Some("ico") => "image/x-icon",
+        // `WebAssembly.compileStreaming` accepts nothing else.
+        Some("wasm") => "application/wasm",
         _ => "application/octet-stream",
     }
 }
