@@ -38,6 +38,7 @@ pub fn router(state: Shared) -> Router {
         .route("/games/{id}/ws", get(socket))
         .route("/lobby", get(lobby))
         .route("/position", post(position))
+        .merge(crate::puzzles::router())
         .fallback(|| async { ApiError::NotFound("route".into()) })
         .layer(middleware::from_fn_with_state(
             Arc::clone(&state),
@@ -50,6 +51,8 @@ pub fn router(state: Shared) -> Router {
         .route("/learn", get(web::index))
         .route("/rules", get(web::index))
         .route("/history", get(web::index))
+        .route("/puzzles", get(web::index))
+        .route("/puzzles/{id}", get(web::index))
         .fallback(web::static_file)
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .with_state(state)

@@ -174,6 +174,8 @@ enum Command {
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },
+    /// Mine proven puzzles, or prove a puzzle set again (docs/puzzles.md).
+    Puzzles(crate::puzzles::PuzzlesArgs),
     /// List the legal moves of a position, one per line.
     Moves {
         /// Position text, e.g. "bwbw/wbwb/bwbw/wbwb b".
@@ -433,6 +435,7 @@ pub fn run(cli: Cli) -> Result<()> {
             level,
             seed,
         } => crate::play::run(size, opening, color, level, seed),
+        Command::Puzzles(args) => crate::puzzles::run(args),
         Command::Moves { position, opening } => {
             let pos = parse_position(&position, opening)?;
             for m in pos.legal_move_texts() {

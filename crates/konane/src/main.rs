@@ -7,6 +7,7 @@ mod loadtest;
 mod matchplay;
 mod perft;
 mod play;
+mod puzzles;
 mod show;
 mod solve;
 mod stats;
