@@ -88,7 +88,8 @@ export async function puzzlesScreen(app, path, go) {
   function draw(last = null) {
     const actions = over || busy ? new Map() : actionsFor(view.legal_moves, selected);
     host.dataset.position = view.position;
-    board.draw({ position: view.position, actions, selected, last, interactive: !over, label: t("puzzle.board") });
+    // Still a grid once over, so the refutation can be read square by square.
+    board.draw({ position: view.position, actions, selected, last, interactive: true, label: t("puzzle.board") });
   }
 
   function tell(message, result) {
@@ -118,7 +119,6 @@ export async function puzzlesScreen(app, path, go) {
     if (!again) rated = true;
     host.dataset.puzzle = p.id;
     setResult(null);
-    history.replaceState(null, "", path === "/puzzles/daily" || streak !== null || path === "/puzzles" ? location.pathname + location.search : `/puzzles/${p.id}`);
     link.href = `/puzzles/${p.id}`;
     heading.textContent = t("puzzle.to-move", { color: t(`color.${p.turn}`) });
     const themes = p.themes.map((k) => t(`puzzle.theme.${k}`)).join(", ");

@@ -270,16 +270,16 @@ async fn answer(
     body: Result<Json<Attempt>, axum::extract::rejection::JsonRejection>,
 ) -> Result<Json<Verdict>, ApiError> {
     let Json(attempt) = body?;
+    if attempt.rating.is_some_and(|r| !r.is_valid()) {
+        return Err(ApiError::BadRequest(
+            "the player's rating is out of range".into(),
+        ));
+    }
     let p = book()?.get(&id)?;
     let judged = judge(p, &attempt.moves)?;
     let mut rating = rating_of(&state.store, &id).await?;
     let mut player = None;
     if let (true, Some(before)) = (judged.ended(), attempt.rating) {
-        if !before.is_valid() {
-            return Err(ApiError::BadRequest(
-                "the player's rating is out of range".into(),
-            ));
-        }
         let score = if judged.solved {
             Score::Win
         } else {

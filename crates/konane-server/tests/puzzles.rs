@@ -208,7 +208,11 @@ async fn bad_requests_change_nothing() {
         (
             &*format!("/api/puzzles/{id}/moves"),
             json!({"moves": [line[0], "a1", line[0]]}),
-            StatusCode::BAD_REQUEST,
+            if line.len() >= 3 {
+                StatusCode::CONFLICT
+            } else {
+                StatusCode::BAD_REQUEST
+            },
         ),
         (
             &*format!("/api/puzzles/{id}/moves"),
