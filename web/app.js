@@ -1,11 +1,12 @@
 // The page's shell: the header (pages, language, sound) and the routes
-// `/`, `/game/{id}`, `/learn`, `/rules`, `/history`, `/analysis`.
+// `/`, `/game/{id}`, `/learn`, `/rules`, `/history`, `/analysis`, `/puzzles` (and `/puzzles/{id}`).
 
 import { h } from "./dom.js";
 import { LANGUAGES, language, setLanguage, t } from "./i18n.js";
 import { gameScreen } from "./game.js";
 import { learnScreen } from "./learn.js";
 import { historyPage, rulesPage } from "./pages.js";
+import { puzzlesScreen } from "./puzzles.js";
 import { muted, setMuted } from "./sound.js";
 import { startScreen } from "./start.js";
 
@@ -31,7 +32,7 @@ function header() {
   document.getElementById("top").replaceChildren(
     h("a", { class: "skip", href: "#app" }, t("nav.skip")),
     h("a", { class: "brand", href: "/" }, "Kōnane"),
-    h("nav", { "aria-label": t("nav.pages") }, link("/", "play"), link("/learn", "learn"), link("/rules", "rules"), link("/history", "history"), link("/analysis", "analysis")),
+    h("nav", { "aria-label": t("nav.pages") }, link("/", "play"), link("/learn", "learn"), link("/puzzles", "puzzles"), link("/analysis", "analysis"), link("/rules", "rules"), link("/history", "history")),
     h("div", { class: "tools" }, choose, sound));
 }
 
@@ -39,6 +40,7 @@ const GAME = /^\/game\/([a-z0-9]+)$/;
 // The analysis board and its engine load only when opened: the other pages stay light.
 const analysisScreen = async (app, go) => (await import("./analysis.js")).analysisScreen(app, go);
 const PAGES = { "/": startScreen, "/learn": learnScreen, "/rules": rulesPage, "/history": historyPage, "/analysis": analysisScreen };
+const PUZZLE = /^\/puzzles(\/[a-z0-9-]+)?$/;
 
 function notFound() {
   document.title = "Kōnane";
@@ -55,6 +57,7 @@ async function route() {
   let stop = null;
   if (game) stop = await gameScreen(app, game[1], new URLSearchParams(location.search).has("join"), go);
   else if (path in PAGES) stop = await PAGES[path](app, go);
+  else if (PUZZLE.test(path)) stop = await puzzlesScreen(app, path, go);
   else notFound();
   // A newer route started while this one loaded: this screen is already gone.
   if (mine !== routes) stop?.();
@@ -75,7 +78,7 @@ document.addEventListener("click", (e) => {
   const a = e.target.closest?.("a[href^='/']");
   const href = a?.getAttribute("href") ?? "";
   const path = href.split("?")[0];
-  if (!a || a.target || a.hasAttribute("download") || !(path in PAGES || GAME.test(path))) return;
+  if (!a || a.target || a.hasAttribute("download") || !(path in PAGES || GAME.test(path) || PUZZLE.test(path))) return;
   e.preventDefault();
   go(href);
 });

@@ -12,6 +12,7 @@ pub mod clock;
 pub mod eval;
 pub mod level;
 pub mod protocol;
+pub mod puzzle;
 pub mod score;
 pub mod search;
 pub mod solve;

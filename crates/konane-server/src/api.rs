@@ -43,6 +43,7 @@ pub fn router(state: Shared) -> Router {
         .route("/games/{id}/ws", get(socket))
         .route("/lobby", get(lobby))
         .route("/position", post(position))
+        .merge(crate::puzzles::router())
         .fallback(|| async { ApiError::NoRoute })
         .layer(middleware::from_fn_with_state(
             Arc::clone(&state),
@@ -56,6 +57,8 @@ pub fn router(state: Shared) -> Router {
         .route("/rules", get(web::index))
         .route("/history", get(web::index))
         .route("/analysis", get(web::index))
+        .route("/puzzles", get(web::index))
+        .route("/puzzles/{id}", get(web::index))
         .fallback(web::static_file)
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .with_state(state)

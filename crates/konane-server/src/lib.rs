@@ -9,8 +9,10 @@ pub mod api;
 pub mod engine_pool;
 pub mod error;
 pub mod game;
+pub mod glicko;
 pub mod hub;
 pub mod name;
+pub mod puzzles;
 pub mod rate;
 pub mod row;
 pub mod store;
@@ -411,6 +413,7 @@ impl Server {
         if state.store.backend() == Backend::Postgres {
             tokio::spawn(listen(Arc::clone(&state)));
         }
+        puzzles::load_set(&state.store).await?;
         let resumed = state.resume().await?;
         if resumed > 0 {
             tracing::info!("picked up {resumed} game(s) in progress");

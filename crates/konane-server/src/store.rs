@@ -131,6 +131,11 @@ impl Store {
         self.backend
     }
 
+    /// The connection pool, for storage that lives beside the games (the puzzles).
+    pub(crate) fn pool(&self) -> &AnyPool {
+        &self.pool
+    }
+
     /// The URL the store was opened with.
     pub fn url(&self) -> &str {
         &self.url

@@ -222,6 +222,8 @@ enum Command {
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },
+    /// Mine proven puzzles, or prove a puzzle set again (docs/puzzles.md).
+    Puzzles(crate::puzzles::PuzzlesArgs),
     /// List the legal moves of a position, one per line.
     Moves {
         /// Position text, e.g. "bwbw/wbwb/bwbw/wbwb b".
@@ -576,6 +578,7 @@ pub fn run(cli: Cli) -> Result<()> {
             level,
             seed,
         } => crate::play::run(size, opening, color, level, seed),
+        Command::Puzzles(args) => crate::puzzles::run(args),
         Command::Moves {
             position,
             rule: RuleArg { opening },

@@ -8,6 +8,7 @@ mod matchplay;
 mod openings;
 mod perft;
 mod play;
+mod puzzles;
 mod show;
 mod solve;
 mod stats;

@@ -1,0 +1,400 @@
+//! Puzzles (`/api/puzzles`, docs/api.md): the shipped set, loaded into the database on first
+//! start, chosen near the player's rating, and checked move by move here, so the page never
+//! holds a solution before the player has moved.
+
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+use axum::extract::{Path, Query, State};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use konane_core::AnyPosition;
+use konane_engine::puzzle::{Puzzle, Theme};
+use serde::{Deserialize, Serialize};
+use sqlx::Row;
+
+use crate::error::ApiError;
+use crate::glicko::{Rating, Score};
+use crate::store::{Store, StoreError};
+use crate::{Shared, time};
+
+/// The shipped set; docs/puzzles.md describes it and how it was proven.
+const SET: &str = include_str!("../../../data/puzzles.txt");
+
+/// Puzzles considered when choosing one near a rating.
+const NEAREST: i64 = 24;
+
+/// The shipped puzzles, read once.
+struct Book {
+    puzzles: Vec<Puzzle>,
+    by_id: HashMap<String, usize>,
+}
+
+fn book() -> Result<&'static Book, ApiError> {
+    static BOOK: OnceLock<Result<Book, String>> = OnceLock::new();
+    BOOK.get_or_init(|| {
+        let puzzles = Puzzle::parse_set(SET).map_err(|e| format!("data/puzzles.txt: {e}"))?;
+        let by_id = puzzles
+            .iter()
+            .enumerate()
+            .map(|(i, p)| (p.id.to_string(), i))
+            .collect();
+        Ok(Book { puzzles, by_id })
+    })
+    .as_ref()
+    .map_err(|e| ApiError::Internal(e.clone()))
+}
+
+impl Book {
+    fn get(&self, id: &str) -> Result<&Puzzle, ApiError> {
+        self.by_id
+            .get(id)
+            .map(|&i| &self.puzzles[i])
+            .ok_or_else(|| ApiError::NotFound(id.to_string()))
+    }
+}
+
+/// The routes under `/api`, for `api::router` to merge.
+pub fn router() -> Router<Shared> {
+    Router::new()
+        .route("/puzzles/next", get(next))
+        .route("/puzzles/daily", get(daily))
+        .route("/puzzles/{id}", get(show))
+        .route("/puzzles/{id}/moves", post(answer))
+}
+
+/// Writes every shipped puzzle the database does not hold yet; existing ratings stay.
+pub async fn load_set(store: &Store) -> Result<usize, StoreError> {
+    let Ok(book) = book() else {
+        return Ok(0);
+    };
+    let known: i64 = sqlx::query("SELECT COUNT(*) AS n FROM puzzles")
+        .fetch_one(store.pool())
+        .await?
+        .try_get("n")?;
+    if known as usize >= book.puzzles.len() {
+        return Ok(0);
+    }
+    let mut tx = store.pool().begin().await?;
+    for p in &book.puzzles {
+        let start = Rating::starting(p.initial_rating());
+        sqlx::query(
+            "INSERT INTO puzzles (id, size, themes, body, rating, deviation, volatility, \
+             attempts, solved) VALUES ($1, $2, $3, $4, $5, $6, $7, 0, 0) \
+             ON CONFLICT (id) DO NOTHING",
+        )
+        .bind(p.id.to_string())
+        .bind(p.position.size().to_string())
+        .bind(theme_column(&p.themes))
+        .bind(p.to_string())
+        .bind(start.rating)
+        .bind(start.deviation)
+        .bind(start.volatility)
+        .execute(&mut *tx)
+        .await?;
+    }
+    tx.commit().await?;
+    Ok(book.puzzles.len())
+}
+
+fn theme_column(themes: &[Theme]) -> String {
+    let names: Vec<&str> = themes.iter().map(|t| t.name()).collect();
+    format!(",{},", names.join(","))
+}
+
+/// A puzzle as the page sees it before solving: no solution, no refutation.
+#[derive(Serialize, Debug)]
+struct PuzzleView {
+    id: String,
+    position: String,
+    opening: String,
+    size: String,
+    turn: &'static str,
+    rating: i64,
+    themes: Vec<&'static str>,
+    legal_moves: Vec<String>,
+}
+
+async fn view(store: &Store, p: &Puzzle) -> Result<PuzzleView, ApiError> {
+    let rating = rating_of(store, p.id.as_str()).await?;
+    Ok(PuzzleView {
+        id: p.id.to_string(),
+        position: p.position.to_string(),
+        opening: p.position.opening().to_string(),
+        size: p.position.size().to_string(),
+        turn: p.position.turn().name(),
+        rating: rating.rating.round() as i64,
+        themes: p.themes.iter().map(|t| t.name()).collect(),
+        legal_moves: p.position.legal_move_texts(),
+    })
+}
+
+async fn rating_of(store: &Store, id: &str) -> Result<Rating, ApiError> {
+    let row = sqlx::query("SELECT rating, deviation, volatility FROM puzzles WHERE id = $1")
+        .bind(id)
+        .fetch_optional(store.pool())
+        .await
+        .map_err(StoreError::from)?
+        .ok_or_else(|| ApiError::NotFound(id.to_string()))?;
+    let read = |c: &str| row.try_get::<f64, _>(c).map_err(StoreError::from);
+    Ok(Rating {
+        rating: read("rating")?,
+        deviation: read("deviation")?,
+        volatility: read("volatility")?,
+    })
+}
+
+/// What `/puzzles/next` may be told.
+#[derive(Deserialize, Debug)]
+struct NextQuery {
+    /// The player's rating; a puzzle near it is chosen.
+    rating: Option<f64>,
+    /// Only puzzles of this theme.
+    theme: Option<String>,
+    /// Only puzzles on this board size.
+    size: Option<String>,
+    /// Not this puzzle (the one just played).
+    after: Option<String>,
+}
+
+async fn next(
+    State(state): State<Shared>,
+    Query(q): Query<NextQuery>,
+) -> Result<Json<PuzzleView>, ApiError> {
+    let book = book()?;
+    let rating = q.rating.unwrap_or(1500.0);
+    if !rating.is_finite() {
+        return Err(ApiError::BadRequest("rating must be a number".into()));
+    }
+    let theme = match q.theme.as_deref().filter(|t| !t.is_empty()) {
+        Some(t) => Some(
+            t.parse::<Theme>()
+                .map_err(|e| ApiError::BadRequest(e.to_string()))?,
+        ),
+        None => None,
+    };
+    let size = match q.size.as_deref().filter(|s| !s.is_empty()) {
+        Some(s) => Some(
+            s.parse::<konane_core::Size>()
+                .map_err(|e| ApiError::BadRequest(e.to_string()))?
+                .to_string(),
+        ),
+        None => None,
+    };
+    let rows = sqlx::query(
+        "SELECT id FROM puzzles WHERE ($1 = '' OR size = $1) AND themes LIKE $2 AND id <> $3 \
+         ORDER BY ABS(rating - $4) LIMIT $5",
+    )
+    .bind(size.unwrap_or_default())
+    .bind(theme.map_or("%".to_string(), |t| format!("%,{t},%")))
+    .bind(q.after.unwrap_or_default())
+    .bind(rating)
+    .bind(NEAREST)
+    .fetch_all(state.store.pool())
+    .await
+    .map_err(StoreError::from)?;
+    let ids: Vec<String> = rows
+        .iter()
+        .map(|r| r.try_get("id"))
+        .collect::<Result<_, _>>()
+        .map_err(StoreError::from)?;
+    if ids.is_empty() {
+        return Err(ApiError::NotFound("puzzle of that kind".into()));
+    }
+    let pick = &ids[(time::now_ms() as usize) % ids.len()];
+    Ok(Json(view(&state.store, book.get(pick)?).await?))
+}
+
+/// The puzzle of a UTC date (`YYYY.MM.DD`): the same for everyone that day.
+pub fn daily_index(date: &str, count: usize) -> usize {
+    let hash = date.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+    });
+    (hash % count.max(1) as u64) as usize
+}
+
+async fn daily(State(state): State<Shared>) -> Result<Json<PuzzleView>, ApiError> {
+    let book = book()?;
+    if book.puzzles.is_empty() {
+        return Err(ApiError::NotFound("daily puzzle".into()));
+    }
+    let date = time::date_of(time::now_ms());
+    let p = &book.puzzles[daily_index(&date, book.puzzles.len())];
+    Ok(Json(view(&state.store, p).await?))
+}
+
+async fn show(
+    State(state): State<Shared>,
+    Path(id): Path<String>,
+) -> Result<Json<PuzzleView>, ApiError> {
+    let p = book()?.get(&id)?;
+    Ok(Json(view(&state.store, p).await?))
+}
+
+/// The moves so far and, once, the player's rating for a rated attempt.
+#[derive(Deserialize, Debug)]
+struct Attempt {
+    /// Every move from the puzzle's position: the player's and the replies the server gave;
+    /// the last one is the player's new move.
+    moves: Vec<String>,
+    /// The player's rating before this attempt; given on a first try, it rates the attempt
+    /// once it ends.
+    rating: Option<Rating>,
+}
+
+/// The server's answer to one move.
+#[derive(Serialize, Debug)]
+struct Verdict {
+    /// Whether the move was the only winning one.
+    correct: bool,
+    /// Whether the puzzle is now solved.
+    solved: bool,
+    /// The opponent's reply: the forced defence after a right move, the winning answer after
+    /// a wrong one; none once solved.
+    reply: Option<String>,
+    /// The position after the move and the reply.
+    position: String,
+    /// Legal moves there, for the board.
+    legal_moves: Vec<String>,
+    /// After a wrong move only: the line from this step on.
+    solution: Option<Vec<String>>,
+    /// The player's rating after a rated attempt ended.
+    player: Option<Rating>,
+    /// The puzzle's rating now.
+    rating: i64,
+}
+
+async fn answer(
+    State(state): State<Shared>,
+    Path(id): Path<String>,
+    body: Result<Json<Attempt>, axum::extract::rejection::JsonRejection>,
+) -> Result<Json<Verdict>, ApiError> {
+    let Json(attempt) = body?;
+    if attempt.rating.is_some_and(|r| !r.is_valid()) {
+        return Err(ApiError::BadRequest(
+            "the player's rating is out of range".into(),
+        ));
+    }
+    let p = book()?.get(&id)?;
+    let judged = judge(p, &attempt.moves)?;
+    let mut rating = rating_of(&state.store, &id).await?;
+    let mut player = None;
+    if let (true, Some(before)) = (judged.ended(), attempt.rating) {
+        let score = if judged.solved {
+            Score::Win
+        } else {
+            Score::Loss
+        };
+        player = Some(before.update(&[(rating, score)]));
+        rating = rating.update(&[(before, score.opposite())]);
+        store_rating(&state.store, &id, rating, judged.solved).await?;
+    }
+    Ok(Json(Verdict {
+        correct: judged.correct,
+        solved: judged.solved,
+        reply: judged.reply.map(|m| judged.after.move_text(m)),
+        position: judged.shown.to_string(),
+        legal_moves: judged.shown.legal_move_texts(),
+        solution: judged.solution,
+        player,
+        rating: rating.rating.round() as i64,
+    }))
+}
+
+async fn store_rating(store: &Store, id: &str, r: Rating, solved: bool) -> Result<(), ApiError> {
+    sqlx::query(
+        "UPDATE puzzles SET rating = $1, deviation = $2, volatility = $3, \
+         attempts = attempts + 1, solved = solved + $4 WHERE id = $5",
+    )
+    .bind(r.rating)
+    .bind(r.deviation)
+    .bind(r.volatility)
+    .bind(i64::from(solved))
+    .bind(id)
+    .execute(store.pool())
+    .await
+    .map_err(StoreError::from)?;
+    Ok(())
+}
+
+/// A judged move.
+#[derive(Debug)]
+pub struct Judged {
+    /// The move was the line's.
+    pub correct: bool,
+    /// The line is complete.
+    pub solved: bool,
+    /// The opponent's answer.
+    pub reply: Option<konane_core::Move>,
+    /// The position after the player's move, where the reply is played.
+    pub after: AnyPosition,
+    /// The position after the reply.
+    pub shown: AnyPosition,
+    /// The rest of the line, after a wrong move.
+    pub solution: Option<Vec<String>>,
+}
+
+impl Judged {
+    /// Whether the attempt is over: solved, or failed.
+    pub fn ended(&self) -> bool {
+        self.solved || !self.correct
+    }
+}
+
+/// Judges the last of `moves` (all from the puzzle's position); everything before it must be
+/// the line as the server gave it. Pure, so the tests can drive it without a server.
+pub fn judge(p: &Puzzle, moves: &[String]) -> Result<Judged, ApiError> {
+    if moves.len() % 2 == 0 || moves.len() > p.line.len() {
+        return Err(ApiError::BadRequest(format!(
+            "{} moves: send the moves so far, ending with yours",
+            moves.len()
+        )));
+    }
+    let step = moves.len() / 2;
+    let mut pos = p.position;
+    for (i, text) in moves.iter().enumerate() {
+        let m = pos
+            .size()
+            .parse_move(text)
+            .map_err(|e| ApiError::BadMove(e.to_string()))?;
+        if i + 1 < moves.len() && m != p.line[i] {
+            return Err(ApiError::conflict(
+                "not_in_line",
+                format!("move {} is not the puzzle's line", i + 1),
+            ));
+        }
+        pos.play(m)
+            .map_err(|e| ApiError::IllegalMove(e.to_string()))?;
+        if i + 1 == moves.len() {
+            let after = pos;
+            let correct = m == p.line[i];
+            let solved = correct && i + 1 == p.line.len();
+            let reply = if correct {
+                p.line.get(i + 1).copied()
+            } else {
+                p.refutations[step]
+                    .iter()
+                    .find(|&&(w, _)| w == m)
+                    .map(|&(_, a)| a)
+            };
+            if let Some(r) = reply {
+                pos.play(r).map_err(|e| ApiError::Internal(e.to_string()))?;
+            }
+            let solution = (!correct).then(|| {
+                p.line[i..]
+                    .iter()
+                    .map(|&m| p.position.size().move_text(m).to_string())
+                    .collect()
+            });
+            return Ok(Judged {
+                correct,
+                solved,
+                reply,
+                after,
+                shown: pos,
+                solution,
+            });
+        }
+    }
+    Err(ApiError::BadRequest("no move".into()))
+}

@@ -1,0 +1,247 @@
+//! The puzzle API: a puzzle is served without its solution, checked move by move, refuted
+//! on a wrong move, rated, and the daily puzzle is the same for every caller; on SQLite and,
+//! when `KONANE_TEST_POSTGRES` is set, on PostgreSQL.
+
+mod common;
+
+use common::{TestServer, start, start_with};
+use konane_engine::puzzle::Puzzle;
+use reqwest::StatusCode;
+use serde_json::{Value, json};
+
+const SET: &str = include_str!("../../../data/puzzles.txt");
+
+/// The fields a puzzle is shown with; anything more could carry the solution.
+const VIEW_FIELDS: [&str; 8] = [
+    "id",
+    "legal_moves",
+    "opening",
+    "position",
+    "rating",
+    "size",
+    "themes",
+    "turn",
+];
+
+fn set() -> Vec<Puzzle> {
+    Puzzle::parse_set(SET).expect("the shipped set reads")
+}
+
+fn find(id: &str) -> Puzzle {
+    set()
+        .into_iter()
+        .find(|p| p.id.as_str() == id)
+        .expect("a shipped puzzle")
+}
+
+fn texts(p: &Puzzle, moves: &[konane_core::Move]) -> Vec<String> {
+    moves
+        .iter()
+        .map(|&m| p.position.size().move_text(m).to_string())
+        .collect()
+}
+
+async fn get(server: &TestServer, path: &str) -> (StatusCode, Value) {
+    let r = server.client.get(server.url(path)).send().await.unwrap();
+    (r.status(), r.json().await.unwrap())
+}
+
+async fn answer(server: &TestServer, id: &str, body: Value) -> (StatusCode, Value) {
+    let r = server
+        .client
+        .post(server.url(&format!("/api/puzzles/{id}/moves")))
+        .json(&body)
+        .send()
+        .await
+        .unwrap();
+    (r.status(), r.json().await.unwrap())
+}
+
+/// A shown puzzle has exactly the view's fields and none of the line's moves but the ones
+/// anyone can list (the legal moves).
+fn assert_no_solution(view: &Value) {
+    let mut keys: Vec<&str> = view
+        .as_object()
+        .expect("an object")
+        .keys()
+        .map(String::as_str)
+        .collect();
+    keys.sort();
+    assert_eq!(keys, VIEW_FIELDS, "{view}");
+}
+
+async fn solve_and_fail(server: &TestServer) {
+    let (status, next) = get(server, "/api/puzzles/next?rating=1500&size=6x6").await;
+    assert_eq!(status, StatusCode::OK, "{next}");
+    assert_no_solution(&next);
+    assert_eq!(next["size"], "6x6");
+    let id = next["id"].as_str().unwrap().to_string();
+    let p = find(&id);
+    assert_eq!(next["position"], p.position.to_string());
+
+    // Solved move by move: every answer gives the next reply only, never the next solution move.
+    let line = texts(&p, &p.line);
+    for step in 0..p.steps() {
+        let (status, v) = answer(server, &id, json!({ "moves": line[..=2 * step] })).await;
+        assert_eq!(status, StatusCode::OK, "{v}");
+        assert_eq!(v["correct"], true, "{v}");
+        assert!(v["solution"].is_null(), "{v}");
+        let last = step + 1 == p.steps();
+        assert_eq!(v["solved"], last, "{v}");
+        if last {
+            assert!(v["reply"].is_null(), "{v}");
+        } else {
+            assert_eq!(v["reply"], line[2 * step + 1], "{v}");
+            let after = p.position_at(step + 1).unwrap();
+            assert_eq!(v["position"], after.to_string());
+            assert_eq!(v["legal_moves"], json!(after.legal_move_texts()));
+        }
+    }
+
+    // A wrong first move, rated: refuted by the listed answer, the solution shown, both
+    // ratings move.
+    let (wrong, refutation) = p.refutations[0][0];
+    let size = p.position.size();
+    let before = next["rating"].as_i64().unwrap();
+    let me = json!({"rating": 1500.0, "deviation": 350.0, "volatility": 0.06});
+    let (status, v) = answer(
+        server,
+        &id,
+        json!({ "moves": [size.move_text(wrong).to_string()], "rating": me }),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!(v["correct"], false);
+    assert_eq!(v["solved"], false);
+    assert_eq!(v["reply"], size.move_text(refutation).to_string());
+    assert_eq!(v["solution"], json!(line));
+    assert!(v["player"]["rating"].as_f64().unwrap() < 1500.0, "{v}");
+    assert!(v["rating"].as_i64().unwrap() > before, "{v}");
+    let (_, shown) = get(server, &format!("/api/puzzles/{id}")).await;
+    assert_no_solution(&shown);
+    assert_eq!(shown["rating"], v["rating"]);
+}
+
+#[tokio::test]
+async fn a_puzzle_is_served_solved_and_failed() {
+    let server = start().await;
+    solve_and_fail(&server).await;
+}
+
+#[tokio::test]
+async fn on_postgres_too() {
+    let Ok(url) = std::env::var("KONANE_TEST_POSTGRES") else {
+        assert!(
+            std::env::var("CI").as_deref() != Ok("true"),
+            "KONANE_TEST_POSTGRES must be set in CI"
+        );
+        eprintln!("SKIPPED: needs KONANE_TEST_POSTGRES=postgres://…");
+        return;
+    };
+    let server = start_with(0, Some(url)).await;
+    solve_and_fail(&server).await;
+}
+
+#[tokio::test]
+async fn choices_follow_the_filters_and_the_rating() {
+    let server = start().await;
+    for theme in ["stop-early", "no-greed", "tempo", "endgame", "opening"] {
+        let (status, v) = get(&server, &format!("/api/puzzles/next?theme={theme}")).await;
+        if status == StatusCode::OK {
+            assert!(
+                v["themes"].as_array().unwrap().contains(&json!(theme)),
+                "{v}"
+            );
+        } else {
+            assert_eq!(status, StatusCode::NOT_FOUND, "{v}");
+        }
+    }
+    let (_, easy) = get(&server, "/api/puzzles/next?rating=0").await;
+    let (_, hard) = get(&server, "/api/puzzles/next?rating=4000").await;
+    assert!(
+        easy["rating"].as_i64() < hard["rating"].as_i64(),
+        "{easy} {hard}"
+    );
+    let (_, a) = get(&server, "/api/puzzles/daily").await;
+    let (_, b) = get(&server, "/api/puzzles/daily").await;
+    assert_no_solution(&a);
+    assert_eq!(a["id"], b["id"]);
+}
+
+#[tokio::test]
+async fn bad_requests_change_nothing() {
+    let server = start().await;
+    let p = &set()[0];
+    let id = p.id.to_string();
+    let line = texts(p, &p.line);
+    let cases = [
+        (
+            "/api/puzzles/6x6-0000000000/moves",
+            json!({"moves": ["a1"]}),
+            StatusCode::NOT_FOUND,
+        ),
+        (
+            &*format!("/api/puzzles/{id}/moves"),
+            json!({"moves": []}),
+            StatusCode::BAD_REQUEST,
+        ),
+        (
+            &*format!("/api/puzzles/{id}/moves"),
+            json!({"moves": ["zz9"]}),
+            StatusCode::BAD_REQUEST,
+        ),
+        (
+            &*format!("/api/puzzles/{id}/moves"),
+            json!({"moves": "e3"}),
+            StatusCode::BAD_REQUEST,
+        ),
+        (
+            &*format!("/api/puzzles/{id}/moves"),
+            json!({"moves": ["a1-a1-a1"]}),
+            StatusCode::BAD_REQUEST,
+        ),
+        (
+            &*format!("/api/puzzles/{id}/moves"),
+            json!({"moves": [line[0], line[0]]}),
+            StatusCode::BAD_REQUEST,
+        ),
+        (
+            &*format!("/api/puzzles/{id}/moves"),
+            json!({"moves": [line[0], "a1", line[0]]}),
+            if line.len() >= 3 {
+                StatusCode::CONFLICT
+            } else {
+                StatusCode::BAD_REQUEST
+            },
+        ),
+        (
+            &*format!("/api/puzzles/{id}/moves"),
+            json!({"moves": [line[0]], "rating": {"rating": 1e300, "deviation": 1, "volatility": 0.06}}),
+            StatusCode::BAD_REQUEST,
+        ),
+    ];
+    let (_, before) = get(&server, &format!("/api/puzzles/{id}")).await;
+    for (path, body, status) in cases {
+        let r = server
+            .client
+            .post(server.url(path))
+            .json(&body)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.status(), status, "{path} {body}");
+        let v: Value = r.json().await.unwrap();
+        assert!(v["error"].is_string(), "{v}");
+    }
+    let (_, after) = get(&server, &format!("/api/puzzles/{id}")).await;
+    assert_eq!(before, after);
+    for (query, status) in [
+        ("theme=greed", StatusCode::BAD_REQUEST),
+        ("size=99x99", StatusCode::BAD_REQUEST),
+        ("rating=NaN", StatusCode::BAD_REQUEST),
+        ("size=4x4", StatusCode::NOT_FOUND),
+    ] {
+        let (s, v) = get(&server, &format!("/api/puzzles/next?{query}")).await;
+        assert_eq!(s, status, "{query}: {v}");
+    }
+}
