@@ -1,11 +1,10 @@
 //! The HTTP routes (`docs/api.md`): short handlers over [`AppState`](crate::AppState).
 
-use std::net::SocketAddr;
 use std::sync::Arc;
 
 use axum::extract::rejection::JsonRejection;
 use axum::extract::ws::WebSocketUpgrade;
-use axum::extract::{ConnectInfo, DefaultBodyLimit, Path, Request, State};
+use axum::extract::{DefaultBodyLimit, Path, Request, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
@@ -17,8 +16,9 @@ use serde_json::{Value, json};
 
 use crate::error::ApiError;
 use crate::game::{ClockState, Mode, Seat, Status, StoredGame, play_error, position_view};
+use crate::listener::ClientAddr;
 use crate::time::now_ms;
-use crate::{Shared, web, ws};
+use crate::{Shared, headers, limits, ops, web, ws};
 
 /// Largest request body accepted.
 const BODY_LIMIT: usize = 16 * 1024;
@@ -35,7 +35,13 @@ pub fn router(state: Shared) -> Router {
         .route("/games/{id}/takeback", post(takeback))
         .route("/games/{id}/record", get(record))
         .route("/games/{id}/positions", get(positions))
-        .route("/games/{id}/ws", get(socket))
+        .route(
+            "/games/{id}/ws",
+            get(socket).layer(middleware::from_fn_with_state(
+                Arc::clone(&state),
+                limits::socket_cap,
+            )),
+        )
         .route("/lobby", get(lobby))
         .route("/position", post(position))
         .fallback(|| async { ApiError::NotFound("route".into()) })
@@ -50,18 +56,22 @@ pub fn router(state: Shared) -> Router {
         .route("/learn", get(web::index))
         .route("/rules", get(web::index))
         .route("/history", get(web::index))
+        .route("/healthz", get(ops::healthz))
         .fallback(web::static_file)
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
+        .layer(middleware::from_fn(headers::require_json))
+        .layer(middleware::from_fn(headers::json_errors))
+        .layer(middleware::from_fn(headers::security_headers))
         .with_state(state)
 }
 
 async fn limit_rate(
     State(state): State<Shared>,
-    ConnectInfo(addr): ConnectInfo<SocketAddr>,
+    ClientAddr(addr): ClientAddr,
     request: Request,
     next: Next,
 ) -> Response {
-    if state.rate.allow(addr.ip()) {
+    if state.rate.allow(addr) {
         next.run(request).await
     } else {
         ApiError::TooManyRequests.into_response()

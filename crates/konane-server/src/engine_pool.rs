@@ -25,7 +25,12 @@ impl EnginePool {
 
     /// The engine's move at `level`, computed on a blocking thread once a place is free.
     pub async fn choose(&self, pos: AnyPosition, level: u8, seed: u64) -> Option<Move> {
-        let _permit = self.permits.acquire().await.ok()?;
+        let queued = std::time::Instant::now();
+        metrics::gauge!("konane_engine_queue").increment(1.0);
+        let permit = self.permits.acquire().await;
+        metrics::gauge!("konane_engine_queue").decrement(1.0);
+        metrics::histogram!("konane_engine_wait_seconds").record(queued.elapsed().as_secs_f64());
+        let _permit = permit.ok()?;
         let engine = self
             .idle
             .lock()

@@ -42,6 +42,15 @@ pub enum ApiError {
     /// Something broke on our side (500).
     #[error("internal error: {0}")]
     Internal(String),
+    /// A POST whose body is not declared `application/json` (415).
+    #[error("send the body as Content-Type: application/json")]
+    UnsupportedMediaType,
+    /// The server cannot take the request now: full, or its database unreachable (503).
+    #[error("{0}")]
+    Unavailable(String),
+    /// The client's address holds as many connections or sockets as it may (429).
+    #[error("too many connections from your address: close some and try again")]
+    TooManyConnections,
 }
 
 impl ApiError {
@@ -56,6 +65,11 @@ impl ApiError {
             ApiError::TooLarge => (StatusCode::PAYLOAD_TOO_LARGE, "too_large"),
             ApiError::TooManyRequests => (StatusCode::TOO_MANY_REQUESTS, "too_many_requests"),
             ApiError::Internal(_) => (StatusCode::INTERNAL_SERVER_ERROR, "internal"),
+            ApiError::UnsupportedMediaType => {
+                (StatusCode::UNSUPPORTED_MEDIA_TYPE, "unsupported_media_type")
+            }
+            ApiError::Unavailable(_) => (StatusCode::SERVICE_UNAVAILABLE, "unavailable"),
+            ApiError::TooManyConnections => (StatusCode::TOO_MANY_REQUESTS, "too_many_connections"),
         }
     }
 
@@ -71,15 +85,21 @@ impl ApiError {
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let (status, code) = self.status_and_code();
-        if status == StatusCode::INTERNAL_SERVER_ERROR {
+        // The cause (a database's own words, a path) is for the log, not for the client.
+        let message = if status == StatusCode::INTERNAL_SERVER_ERROR {
             tracing::error!("{self}");
-        }
-        (
-            status,
-            Json(json!({ "error": code, "message": self.to_string() })),
-        )
-            .into_response()
+            "internal error".to_string()
+        } else {
+            self.to_string()
+        };
+        error_response(status, code, &message)
     }
+}
+
+/// The JSON error body of `docs/api.md` with its status; every refusal is counted by code.
+pub fn error_response(status: StatusCode, code: &'static str, message: &str) -> Response {
+    metrics::counter!("konane_refusals_total", "code" => code).increment(1);
+    (status, Json(json!({ "error": code, "message": message }))).into_response()
 }
 
 impl From<JsonRejection> for ApiError {
@@ -95,5 +115,19 @@ impl From<JsonRejection> for ApiError {
 impl From<crate::store::StoreError> for ApiError {
     fn from(e: crate::store::StoreError) -> Self {
         ApiError::Internal(e.to_string())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn a_500_keeps_its_cause_to_itself() {
+        let r = ApiError::Internal("relation \"games\" does not exist".into()).into_response();
+        assert_eq!(r.status(), StatusCode::INTERNAL_SERVER_ERROR);
+        let body = axum::body::to_bytes(r.into_body(), 1024).await.unwrap();
+        let v: serde_json::Value = serde_json::from_slice(&body).unwrap();
+        assert_eq!(v, json!({"error": "internal", "message": "internal error"}));
     }
 }

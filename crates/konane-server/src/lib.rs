@@ -9,7 +9,11 @@ pub mod api;
 pub mod engine_pool;
 pub mod error;
 pub mod game;
+pub mod headers;
 pub mod hub;
+pub mod limits;
+pub mod listener;
+pub mod ops;
 pub mod rate;
 pub mod store;
 pub mod time;
@@ -25,6 +29,7 @@ use crate::engine_pool::EnginePool;
 use crate::error::ApiError;
 use crate::game::StoredGame;
 use crate::hub::Hub;
+use crate::limits::{Limits, Occupancy};
 use crate::rate::RateLimiter;
 use crate::store::{Backend, Store, StoreError};
 
@@ -41,6 +46,10 @@ pub struct ServerConfig {
     pub engine_threads: usize,
     /// Requests per second allowed from one client address (0: no limit).
     pub rate_limit: u32,
+    /// Timeouts and per-address caps of connections and sockets.
+    pub limits: Limits,
+    /// Where to serve Prometheus metrics (`/metrics`); `None` serves none.
+    pub metrics_bind: Option<String>,
 }
 
 /// What every request handler shares.
@@ -53,6 +62,8 @@ pub struct AppState {
     pub engines: EnginePool,
     /// Requests per client.
     pub rate: RateLimiter,
+    /// Connections and sockets open, per client address.
+    pub occupancy: Arc<Occupancy>,
 }
 
 /// Shared state, as handlers receive it.
@@ -167,6 +178,7 @@ impl AppState {
         if expect.is_some_and(|e| e != seq) {
             return Err(ApiError::conflict("stale", "the game changed meanwhile"));
         }
+        let played = game.moves.len();
         change(&mut game)?;
         if !self.store.update(&game, seq, time::now_ms()).await? {
             return Err(ApiError::conflict(
@@ -174,6 +186,8 @@ impl AppState {
                 "another move was made first",
             ));
         }
+        metrics::counter!("konane_moves_total")
+            .increment(game.moves.len().saturating_sub(played) as u64);
         self.changed(&game, seq + 1);
         Ok((game, seq + 1))
     }
@@ -234,6 +248,7 @@ async fn resync(state: &Shared) {
 /// A bound, ready server.
 pub struct Server {
     listener: TcpListener,
+    metrics: Option<TcpListener>,
     state: Shared,
 }
 
@@ -246,6 +261,7 @@ impl Server {
             hub: Hub::default(),
             engines: EnginePool::new(config.engine_threads),
             rate: RateLimiter::new(config.rate_limit),
+            occupancy: Occupancy::new(config.limits.clone()),
         });
         if state.store.backend() == Backend::Postgres {
             tokio::spawn(listen(Arc::clone(&state)));
@@ -255,7 +271,18 @@ impl Server {
             tracing::info!("picked up {resumed} game(s) in progress");
         }
         let listener = TcpListener::bind((config.bind.as_str(), config.port)).await?;
-        Ok(Server { listener, state })
+        let metrics = match &config.metrics_bind {
+            Some(addr) => {
+                ops::recorder();
+                Some(TcpListener::bind(addr.as_str()).await?)
+            }
+            None => None,
+        };
+        Ok(Server {
+            listener,
+            metrics,
+            state,
+        })
     }
 
     /// The address the server listens on.
@@ -263,18 +290,26 @@ impl Server {
         self.listener.local_addr()
     }
 
+    /// The address of `/metrics`, when it is served.
+    pub fn metrics_addr(&self) -> Option<SocketAddr> {
+        self.metrics.as_ref().and_then(|l| l.local_addr().ok())
+    }
+
     /// Serves until `shutdown` completes, then finishes the requests under way.
     pub async fn run(
         self,
         shutdown: impl std::future::Future<Output = ()> + Send + 'static,
     ) -> Result<(), ServerError> {
+        let shutdown = futures_util::FutureExt::shared(Box::pin(shutdown));
+        if let Some(metrics) = self.metrics {
+            // Its own caps: a busy site must not crowd out the scraper.
+            let occupancy = Occupancy::new(Limits::default());
+            let app = ops::metrics_router(Arc::clone(&self.state));
+            tokio::spawn(listener::serve(metrics, app, occupancy, shutdown.clone()));
+        }
+        let occupancy = Arc::clone(&self.state.occupancy);
         let app = api::router(self.state);
-        axum::serve(
-            self.listener,
-            app.into_make_service_with_connect_info::<SocketAddr>(),
-        )
-        .with_graceful_shutdown(shutdown)
-        .await?;
+        listener::serve(self.listener, app, occupancy, shutdown).await?;
         Ok(())
     }
 }
@@ -310,6 +345,9 @@ pub fn run_blocking(config: ServerConfig) -> Result<(), ServerError> {
         let server = Server::start(&config).await?;
         let addr = server.local_addr()?;
         println!("Konane is running: open http://{addr}/ in a browser (Ctrl-C stops it)");
+        if let Some(metrics) = server.metrics_addr() {
+            println!("Metrics: http://{metrics}/metrics");
+        }
         server.run(shutdown_signal()).await
     })
 }

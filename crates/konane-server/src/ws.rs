@@ -1,4 +1,6 @@
 //! The WebSocket of a game: the full state on connect, then every change as it happens.
+//! The server pings every `--ping-interval`; a socket that says nothing (browsers answer
+//! pings by themselves) for two intervals is closed, so dead peers free their place.
 
 use std::sync::Arc;
 
@@ -28,8 +30,24 @@ pub async fn serve(socket: WebSocket, state: Shared, id: String) {
     {
         return;
     }
+    let every = state.occupancy.limits().ping_interval;
+    let mut pings = tokio::time::interval_at(tokio::time::Instant::now() + every, every);
+    let mut heard = true;
+    let mut silent = 0;
     loop {
         tokio::select! {
+            _ = pings.tick() => {
+                silent = if heard { 0 } else { silent + 1 };
+                heard = false;
+                if silent >= 2 {
+                    tracing::debug!("closing a silent socket of game {id}");
+                    let _ = tx.send(Message::Close(None)).await;
+                    return;
+                }
+                if tx.send(Message::Ping(Default::default())).await.is_err() {
+                    return;
+                }
+            },
             change = changes.recv() => match change {
                 Ok(state_json) => {
                     if tx.send(Message::Text(Arc::clone(&state_json).to_string().into())).await.is_err() {
@@ -49,8 +67,9 @@ pub async fn serve(socket: WebSocket, state: Shared, id: String) {
             },
             incoming = rx.next() => match incoming {
                 Some(Ok(Message::Close(_))) | None | Some(Err(_)) => return,
-                // The page sends nothing we act on; moves go through HTTP.
-                Some(Ok(_)) => {}
+                // The page sends nothing we act on (moves go through HTTP), but any frame,
+                // a pong above all, shows it is alive.
+                Some(Ok(_)) => heard = true,
             },
         }
     }

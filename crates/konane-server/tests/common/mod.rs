@@ -5,6 +5,7 @@
 use std::time::Duration;
 
 use futures_util::StreamExt;
+use konane_server::limits::Limits;
 use konane_server::{Server, ServerConfig};
 use reqwest::StatusCode;
 use serde_json::{Value, json};
@@ -14,6 +15,8 @@ use tokio::sync::oneshot;
 pub struct TestServer {
     pub base: String,
     pub client: reqwest::Client,
+    /// `http://ADDR` of `/metrics`, when asked for.
+    pub metrics: Option<String>,
     stop: Option<oneshot::Sender<()>>,
     _dir: TempDir,
 }
@@ -46,19 +49,32 @@ impl Drop for TestServer {
 }
 
 pub async fn start_with(rate_limit: u32, database_url: Option<String>) -> TestServer {
-    let dir = TempDir::new("server");
-    let database_url =
-        database_url.unwrap_or_else(|| format!("sqlite://{}", dir.0.join("konane.db").display()));
-    let server = Server::start(&ServerConfig {
-        bind: "127.0.0.1".into(),
-        port: 0,
-        database_url,
-        engine_threads: 2,
-        rate_limit,
+    start_configured(|c| {
+        c.rate_limit = rate_limit;
+        if let Some(url) = database_url {
+            c.database_url = url;
+        }
     })
     .await
-    .expect("server starts");
+}
+
+/// A server with a fresh SQLite database, no rate limit, the default limits, and whatever
+/// `configure` changes.
+pub async fn start_configured(configure: impl FnOnce(&mut ServerConfig)) -> TestServer {
+    let dir = TempDir::new("server");
+    let mut config = ServerConfig {
+        bind: "127.0.0.1".into(),
+        port: 0,
+        database_url: format!("sqlite://{}", dir.0.join("konane.db").display()),
+        engine_threads: 2,
+        rate_limit: 0,
+        limits: Limits::default(),
+        metrics_bind: None,
+    };
+    configure(&mut config);
+    let server = Server::start(&config).await.expect("server starts");
     let addr = server.local_addr().unwrap();
+    let metrics = server.metrics_addr().map(|a| format!("http://{a}"));
     let (stop, stopped) = oneshot::channel::<()>();
     tokio::spawn(server.run(async {
         let _ = stopped.await;
@@ -66,6 +82,7 @@ pub async fn start_with(rate_limit: u32, database_url: Option<String>) -> TestSe
     TestServer {
         base: format!("http://{addr}"),
         client: reqwest::Client::new(),
+        metrics,
         stop: Some(stop),
         _dir: dir,
     }
@@ -130,8 +147,12 @@ impl TestServer {
         (r.status(), r.json().await.unwrap())
     }
 
+    /// A POST without a body, as the page sends one.
     pub async fn post(&self, path: &str, token: Option<&str>) -> (StatusCode, Value) {
-        let mut req = self.client.post(self.url(path));
+        let mut req = self
+            .client
+            .post(self.url(path))
+            .header("content-type", "application/json");
         if let Some(t) = token {
             req = req.bearer_auth(t);
         }
