@@ -85,6 +85,15 @@ async fn get_on(stream: &mut TcpStream, path: &str) -> (u16, String) {
     (status, head)
 }
 
+/// Fails unless the server closes `stream` within 3 seconds.
+async fn assert_closed_soon(stream: &mut TcpStream, what: &str) {
+    let after = closed_after(stream, 5).await;
+    assert!(
+        after.is_some_and(|d| d < Duration::from_secs(3)),
+        "{what}: still open ({after:?})"
+    );
+}
+
 fn short_timeouts() -> Limits {
     Limits {
         header_timeout: Duration::from_secs(1),
@@ -102,11 +111,7 @@ async fn a_half_sent_request_or_silence_is_closed_within_the_timeout() {
         .unwrap();
     let mut silent = connect(&s, "127.0.0.1").await;
     for (what, stream) in [("half a request", &mut half), ("nothing", &mut silent)] {
-        let after = closed_after(stream, 5).await;
-        assert!(
-            after.is_some_and(|d| d < Duration::from_secs(3)),
-            "a connection that sent {what} is still open"
-        );
+        assert_closed_soon(stream, what).await;
     }
 }
 
@@ -118,11 +123,7 @@ async fn an_idle_keep_alive_connection_is_closed() {
     // Still usable at once: keep-alive works...
     assert_eq!(get_on(&mut stream, "/api/lobby").await.0, 200);
     // ...but not forever.
-    let after = closed_after(&mut stream, 5).await;
-    assert!(
-        after.is_some_and(|d| d < Duration::from_secs(3)),
-        "{after:?}"
-    );
+    assert_closed_soon(&mut stream, "the connection").await;
 }
 
 #[tokio::test]
@@ -136,21 +137,8 @@ async fn a_stalled_body_is_cut_off() {
         )
         .await
         .unwrap();
-    let after = closed_after(&mut stream, 5).await;
-    assert!(
-        after.is_some_and(|d| d < Duration::from_secs(3)),
-        "{after:?}"
-    );
-    let lobby: Value = s
-        .client
-        .get(s.url("/api/lobby"))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    assert_eq!(lobby["games"], json!([]));
+    assert_closed_soon(&mut stream, "the connection").await;
+    assert_eq!(s.lobby().await, json!([]));
 }
 
 #[tokio::test]
@@ -354,16 +342,7 @@ async fn a_post_that_is_not_json_is_refused_and_changes_nothing() {
     assert_eq!(created.status(), StatusCode::UNSUPPORTED_MEDIA_TYPE);
     let body: Value = created.json().await.unwrap();
     assert_eq!(body["error"], "unsupported_media_type");
-    let lobby: Value = s
-        .client
-        .get(s.url("/api/lobby"))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    assert_eq!(lobby["games"], json!([]));
+    assert_eq!(s.lobby().await, json!([]));
     // What another site's form can send: a join without a body and a form type.
     let open = s.create(json!({"mode": "open", "color": "black"})).await;
     let id = open["id"].as_str().unwrap();

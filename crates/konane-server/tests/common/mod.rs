@@ -147,6 +147,18 @@ impl TestServer {
         (r.status(), r.json().await.unwrap())
     }
 
+    /// The games of the lobby.
+    pub async fn lobby(&self) -> Value {
+        let r = self
+            .client
+            .get(self.url("/api/lobby"))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.status(), StatusCode::OK);
+        r.json::<Value>().await.unwrap()["games"].clone()
+    }
+
     /// A POST without a body, as the page sends one.
     pub async fn post(&self, path: &str, token: Option<&str>) -> (StatusCode, Value) {
         let mut req = self
