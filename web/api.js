@@ -37,7 +37,8 @@ class ApiError extends Error {
 
 async function request(method, path, body, token) {
   const headers = {};
-  if (body !== undefined) headers["content-type"] = "application/json";
+  // Every POST declares JSON, with or without a body: the server refuses any other.
+  if (body !== undefined || method === "POST") headers["content-type"] = "application/json";
   if (token) headers.authorization = `Bearer ${token}`;
   const r = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   const text = await r.text();

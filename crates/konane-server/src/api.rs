@@ -1,11 +1,10 @@
 //! The HTTP routes (`docs/api.md`): short handlers over [`AppState`](crate::AppState).
 
-use std::net::SocketAddr;
 use std::sync::Arc;
 
 use axum::extract::rejection::JsonRejection;
 use axum::extract::ws::WebSocketUpgrade;
-use axum::extract::{ConnectInfo, DefaultBodyLimit, Path, Request, State};
+use axum::extract::{DefaultBodyLimit, Path, Request, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
@@ -18,11 +17,12 @@ use serde::Deserialize;
 use crate::error::ApiError;
 use crate::game::{ClockState, GameError, Holder, Mode, Seat, SeatToken, ServedGame, Status};
 use crate::name::PlayerName;
+use crate::listener::ClientAddr;
 use crate::time::now_ms;
 use crate::view::{
     GameView, LobbyGame, LobbyView, PositionView, PositionsView, SeatView, SeatedView,
 };
-use crate::{Shared, web, ws};
+use crate::{Shared, headers, limits, ops, web, ws};
 
 /// Largest request body accepted.
 const BODY_LIMIT: usize = 16 * 1024;
@@ -40,7 +40,13 @@ pub fn router(state: Shared) -> Router {
         .route("/games/{id}/claim", post(claim))
         .route("/games/{id}/record", get(record))
         .route("/games/{id}/positions", get(positions))
-        .route("/games/{id}/ws", get(socket))
+        .route(
+            "/games/{id}/ws",
+            get(socket).layer(middleware::from_fn_with_state(
+                Arc::clone(&state),
+                limits::socket_cap,
+            )),
+        )
         .route("/lobby", get(lobby))
         .route("/position", post(position))
         .merge(crate::puzzles::router())
@@ -59,18 +65,22 @@ pub fn router(state: Shared) -> Router {
         .route("/analysis", get(web::index))
         .route("/puzzles", get(web::index))
         .route("/puzzles/{id}", get(web::index))
+        .route("/healthz", get(ops::healthz))
         .fallback(web::static_file)
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
+        .layer(middleware::from_fn(headers::require_json))
+        .layer(middleware::from_fn(headers::json_errors))
+        .layer(middleware::from_fn(headers::security_headers))
         .with_state(state)
 }
 
 async fn limit_rate(
     State(state): State<Shared>,
-    ConnectInfo(addr): ConnectInfo<SocketAddr>,
+    ClientAddr(addr): ClientAddr,
     request: Request,
     next: Next,
 ) -> Response {
-    if state.rate.allow(addr.ip()) {
+    if state.rate.allow(addr) {
         next.run(request).await
     } else {
         ApiError::TooManyRequests.into_response()
@@ -192,13 +202,13 @@ fn parse_name(name: Option<&str>) -> Result<Option<PlayerName>, ApiError> {
 }
 
 /// The key a client's engine work is counted under.
-fn client_key(addr: SocketAddr) -> String {
-    addr.ip().to_string()
+fn client_key(addr: std::net::IpAddr) -> String {
+    addr.to_string()
 }
 
 async fn create(
     State(state): State<Shared>,
-    ConnectInfo(addr): ConnectInfo<SocketAddr>,
+    ClientAddr(addr): ClientAddr,
     body: Result<Json<CreateRequest>, JsonRejection>,
 ) -> Result<Response, ApiError> {
     let Json(req) = body?;

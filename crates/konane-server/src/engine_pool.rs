@@ -119,9 +119,15 @@ impl EnginePool {
         };
         let _pending = Pending::new(&lane.waiting);
         let place = lane.client(client);
+        let queued = std::time::Instant::now();
+        metrics::gauge!("konane_engine_queue").increment(1.0);
         let best = async {
-            let _turn = place.acquire().await.ok()?;
-            let _permit = lane.permits.acquire().await.ok()?;
+            let turn = place.acquire().await;
+            let permit = lane.permits.acquire().await;
+            metrics::gauge!("konane_engine_queue").decrement(1.0);
+            metrics::histogram!("konane_engine_wait_seconds")
+                .record(queued.elapsed().as_secs_f64());
+            let (_turn, _permit) = (turn.ok()?, permit.ok()?);
             self.search(pos, level, seed).await
         }
         .await;

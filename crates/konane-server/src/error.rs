@@ -46,6 +46,15 @@ pub enum ApiError {
     /// Something broke on our side (500); the cause is logged, never sent.
     #[error("internal error")]
     Internal(String),
+    /// A POST whose body is not declared `application/json` (415).
+    #[error("send the body as Content-Type: application/json")]
+    UnsupportedMediaType,
+    /// The server cannot take the request now: full, or its database unreachable (503).
+    #[error("{0}")]
+    Unavailable(String),
+    /// The client's address holds as many connections or sockets as it may (429).
+    #[error("too many connections from your address: close some and try again")]
+    TooManyConnections,
 }
 
 /// The body of every refusal.
@@ -61,7 +70,7 @@ struct ErrorBody {
 
 impl ApiError {
     /// Every `error` code a body can carry.
-    pub const CODES: [&'static str; 19] = [
+    pub const CODES: [&'static str; 22] = [
         "bad_request",
         "bad_name",
         "bad_move",
@@ -81,6 +90,9 @@ impl ApiError {
         "engine_quota",
         "engine_busy",
         "internal",
+        "unsupported_media_type",
+        "unavailable",
+        "too_many_connections",
     ];
 
     /// Every `reason` code of move text that is not a move.
@@ -102,6 +114,9 @@ impl ApiError {
             ApiError::TooManyRequests | ApiError::EngineQuota => StatusCode::TOO_MANY_REQUESTS,
             ApiError::EngineBusy => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+            ApiError::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            ApiError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::TooManyConnections => StatusCode::TOO_MANY_REQUESTS,
         }
     }
 
@@ -117,6 +132,9 @@ impl ApiError {
             ApiError::EngineQuota => "engine_quota",
             ApiError::EngineBusy => "engine_busy",
             ApiError::Internal(_) => "internal",
+            ApiError::UnsupportedMediaType => "unsupported_media_type",
+            ApiError::Unavailable(_) => "unavailable",
+            ApiError::TooManyConnections => "too_many_connections",
         }
     }
 
@@ -205,8 +223,15 @@ impl IntoResponse for ApiError {
                 e => tracing::error!("{e:?}"),
             }
         }
+        metrics::counter!("konane_refusals_total", "code" => self.code()).increment(1);
         (status, Json(self.body())).into_response()
     }
+}
+
+/// The JSON error body of `docs/api.md` with its status; every refusal is counted by code.
+pub fn error_response(status: StatusCode, code: &'static str, message: &str) -> Response {
+    metrics::counter!("konane_refusals_total", "code" => code).increment(1);
+    (status, Json(json!({ "error": code, "message": message }))).into_response()
 }
 
 impl From<JsonRejection> for ApiError {
@@ -242,6 +267,9 @@ mod tests {
             ApiError::EngineQuota,
             ApiError::EngineBusy,
             ApiError::Internal(String::new()),
+            ApiError::UnsupportedMediaType,
+            ApiError::Unavailable(String::new()),
+            ApiError::TooManyConnections,
         ]
         .into_iter()
         .chain(
@@ -284,5 +312,13 @@ mod tests {
             message: "row 7".into(),
         });
         assert_eq!(corrupt.body().message, "internal error");
+
+    #[tokio::test]
+    async fn a_500_keeps_its_cause_to_itself() {
+        let r = ApiError::Internal("relation \"games\" does not exist".into()).into_response();
+        assert_eq!(r.status(), StatusCode::INTERNAL_SERVER_ERROR);
+        let body = axum::body::to_bytes(r.into_body(), 1024).await.unwrap();
+        let v: serde_json::Value = serde_json::from_slice(&body).unwrap();
+        assert_eq!(v, json!({"error": "internal", "message": "internal error"}));
     }
 }

@@ -10,8 +10,12 @@ pub mod engine_pool;
 pub mod error;
 pub mod game;
 pub mod glicko;
+pub mod headers;
 pub mod hub;
+pub mod limits;
+pub mod listener;
 pub mod name;
+pub mod ops;
 pub mod puzzles;
 pub mod rate;
 pub mod row;
@@ -30,6 +34,7 @@ use crate::engine_pool::EnginePool;
 use crate::error::ApiError;
 use crate::game::{EngineTurn, GameError, ServedGame, Status};
 use crate::hub::{Hub, Presence};
+use crate::limits::{Limits, Occupancy};
 use crate::rate::RateLimiter;
 use crate::store::{Backend, Store, StoreError};
 use crate::view::GameView;
@@ -47,6 +52,10 @@ pub struct ServerConfig {
     pub engine_threads: usize,
     /// Requests per second allowed from one client address (0: no limit).
     pub rate_limit: u32,
+    /// Timeouts and per-address caps of connections and sockets.
+    pub limits: Limits,
+    /// Where to serve Prometheus metrics (`/metrics`); `None` serves none.
+    pub metrics_bind: Option<String>,
     /// The rules of time that keep games moving.
     pub timing: Timing,
 }
@@ -85,6 +94,8 @@ impl Default for ServerConfig {
             database_url: "sqlite://konane.db".into(),
             engine_threads: std::thread::available_parallelism().map_or(2, |n| n.get()),
             rate_limit: 50,
+            limits: Limits::default(),
+            metrics_bind: None,
             timing: Timing::default(),
         }
     }
@@ -100,6 +111,8 @@ pub struct AppState {
     pub engines: EnginePool,
     /// Requests per client.
     pub rate: RateLimiter,
+    /// Connections and sockets open, per client address.
+    pub occupancy: Arc<Occupancy>,
     /// The rules of time.
     pub timing: Timing,
     /// Each client's game of the engine against itself (client → game id).
@@ -249,10 +262,13 @@ impl AppState {
         if expect.is_some_and(|e| e != seq) {
             return Err(GameError::Changed.into());
         }
+        let played = game.ply();
         change(&mut game)?;
         if !self.store.update(&game, seq, time::now_ms()).await? {
             return Err(GameError::Changed.into());
         }
+        metrics::counter!("konane_moves_total")
+            .increment(game.ply().saturating_sub(played) as u64);
         let view = self.changed(&game, seq + 1);
         Ok((game, view))
     }
@@ -394,6 +410,7 @@ async fn resync(state: &Shared) {
 /// A bound, ready server.
 pub struct Server {
     listener: TcpListener,
+    metrics: Option<TcpListener>,
     state: Shared,
 }
 
@@ -408,6 +425,7 @@ impl Server {
             rate: RateLimiter::new(config.rate_limit),
             timing: config.timing,
             self_play: Default::default(),
+            occupancy: Occupancy::new(config.limits.clone()),
         });
         tokio::spawn(janitor(Arc::clone(&state)));
         if state.store.backend() == Backend::Postgres {
@@ -419,7 +437,18 @@ impl Server {
             tracing::info!("picked up {resumed} game(s) in progress");
         }
         let listener = TcpListener::bind((config.bind.as_str(), config.port)).await?;
-        Ok(Server { listener, state })
+        let metrics = match &config.metrics_bind {
+            Some(addr) => {
+                ops::recorder();
+                Some(TcpListener::bind(addr.as_str()).await?)
+            }
+            None => None,
+        };
+        Ok(Server {
+            listener,
+            metrics,
+            state,
+        })
     }
 
     /// The address the server listens on.
@@ -427,18 +456,26 @@ impl Server {
         self.listener.local_addr()
     }
 
+    /// The address of `/metrics`, when it is served.
+    pub fn metrics_addr(&self) -> Option<SocketAddr> {
+        self.metrics.as_ref().and_then(|l| l.local_addr().ok())
+    }
+
     /// Serves until `shutdown` completes, then finishes the requests under way.
     pub async fn run(
         self,
         shutdown: impl std::future::Future<Output = ()> + Send + 'static,
     ) -> Result<(), ServerError> {
+        let shutdown = futures_util::FutureExt::shared(Box::pin(shutdown));
+        if let Some(metrics) = self.metrics {
+            // Its own caps: a busy site must not crowd out the scraper.
+            let occupancy = Occupancy::new(Limits::default());
+            let app = ops::metrics_router(Arc::clone(&self.state));
+            tokio::spawn(listener::serve(metrics, app, occupancy, shutdown.clone()));
+        }
+        let occupancy = Arc::clone(&self.state.occupancy);
         let app = api::router(self.state);
-        axum::serve(
-            self.listener,
-            app.into_make_service_with_connect_info::<SocketAddr>(),
-        )
-        .with_graceful_shutdown(shutdown)
-        .await?;
+        listener::serve(self.listener, app, occupancy, shutdown).await?;
         Ok(())
     }
 }
@@ -474,6 +511,9 @@ pub fn run_blocking(config: ServerConfig) -> Result<(), ServerError> {
         let server = Server::start(&config).await?;
         let addr = server.local_addr()?;
         println!("Konane is running: open http://{addr}/ in a browser (Ctrl-C stops it)");
+        if let Some(metrics) = server.metrics_addr() {
+            println!("Metrics: http://{metrics}/metrics");
+        }
         server.run(shutdown_signal()).await
     })
 }

@@ -1,8 +1,12 @@
-//! The page, embedded in the binary: no files to install, no build step.
+//! The page, embedded in the binary: no files to install, no build step. Each file goes
+//! out with its content hash as `ETag` and `Cache-Control: no-cache`, so browsers keep it
+//! but ask every time, and a new build is never hidden behind a stale copy.
 
-use axum::http::{StatusCode, Uri, header};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, Uri, header};
 use axum::response::{IntoResponse, Response};
 use rust_embed::Embed;
+
+use crate::error::{ApiError, error_response};
 
 /// Everything under `web/`.
 #[derive(Embed)]
@@ -24,10 +28,25 @@ fn content_type(path: &str) -> &'static str {
     }
 }
 
-fn asset(path: &str) -> Option<Response> {
+fn asset(path: &str, request: &HeaderMap) -> Option<Response> {
     let file = Assets::get(path)?;
+    let hash: String = file
+        .metadata
+        .sha256_hash()
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    let etag = format!("\"{hash}\"");
+    let caching = [
+        (header::ETAG, etag.clone()),
+        (header::CACHE_CONTROL, "no-cache".to_string()),
+    ];
+    if matches_etag(request.get(header::IF_NONE_MATCH), &etag) {
+        return Some((StatusCode::NOT_MODIFIED, caching).into_response());
+    }
     Some(
         (
+            caching,
             [(header::CONTENT_TYPE, content_type(path))],
             file.data.into_owned(),
         )
@@ -35,15 +54,47 @@ fn asset(path: &str) -> Option<Response> {
     )
 }
 
+/// Whether `If-None-Match` names this entity tag (or any, with `*`); weak tags match too.
+fn matches_etag(if_none_match: Option<&HeaderValue>, etag: &str) -> bool {
+    let Some(list) = if_none_match.and_then(|v| v.to_str().ok()) else {
+        return false;
+    };
+    list.split(',')
+        .map(|t| t.trim().trim_start_matches("W/"))
+        .any(|t| t == "*" || t == etag)
+}
+
 /// The page for `/` and for every `/game/{id}`: the page reads the id from the address.
-pub async fn index() -> Response {
-    asset("index.html").unwrap_or_else(|| {
-        (StatusCode::NOT_FOUND, "the page is missing from this build").into_response()
+pub async fn index(headers: HeaderMap) -> Response {
+    asset("index.html", &headers).unwrap_or_else(|| {
+        ApiError::Internal("the page is missing from this build".into()).into_response()
     })
 }
 
 /// Any other file under `web/`.
-pub async fn static_file(uri: Uri) -> Response {
+pub async fn static_file(uri: Uri, headers: HeaderMap) -> Response {
     let path = uri.path().trim_start_matches('/');
-    asset(path).unwrap_or_else(|| (StatusCode::NOT_FOUND, "not found").into_response())
+    asset(path, &headers).unwrap_or_else(|| {
+        error_response(
+            StatusCode::NOT_FOUND,
+            "not_found",
+            &format!("no file {path}"),
+        )
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn entity_tags_match_as_http_says() {
+        let v = |s: &'static str| Some(HeaderValue::from_static(s));
+        let tag = "\"abc\"";
+        assert!(matches_etag(v("\"abc\"").as_ref(), tag));
+        assert!(matches_etag(v("\"x\", W/\"abc\"").as_ref(), tag));
+        assert!(matches_etag(v("*").as_ref(), tag));
+        assert!(!matches_etag(v("\"abd\"").as_ref(), tag));
+        assert!(!matches_etag(None, tag));
+    }
 }

@@ -2,6 +2,9 @@
 //!
 //! A page may send `{"token": "<seat token>"}` once: the server then counts that player
 //! as present, which decides whether the opponent may claim a win when they leave.
+//!
+//! The server pings every `--ping-interval`; a socket that says nothing (browsers answer
+//! pings by themselves) for two intervals is closed, so dead peers free their place.
 
 use std::sync::Arc;
 
@@ -38,8 +41,24 @@ pub async fn serve(socket: WebSocket, state: Shared, id: String) {
     if tx.send(Message::Text(current.into())).await.is_err() {
         return;
     }
+    let every = state.occupancy.limits().ping_interval;
+    let mut pings = tokio::time::interval_at(tokio::time::Instant::now() + every, every);
+    let mut heard = true;
+    let mut silent = 0;
     loop {
         tokio::select! {
+            _ = pings.tick() => {
+                silent = if heard { 0 } else { silent + 1 };
+                heard = false;
+                if silent >= 2 {
+                    tracing::debug!("closing a silent socket of game {id}");
+                    let _ = tx.send(Message::Close(None)).await;
+                    return;
+                }
+                if tx.send(Message::Ping(Default::default())).await.is_err() {
+                    return;
+                }
+            },
             change = watch.changes.recv() => match change {
                 Ok(state_json) => {
                     if tx.send(Message::Text(Arc::clone(&state_json).to_string().into())).await.is_err() {
@@ -60,6 +79,7 @@ pub async fn serve(socket: WebSocket, state: Shared, id: String) {
             incoming = rx.next() => match incoming {
                 Some(Ok(Message::Close(_))) | None | Some(Err(_)) => return,
                 Some(Ok(Message::Text(text))) => {
+                    heard = true;
                     if let Ok(hello) = serde_json::from_str::<Hello>(&text)
                         && let Ok(Some((game, _))) = state.store.load(&id).await
                         && let Ok(Holder::One(seat)) = game.holder(Some(&hello.token))
@@ -67,8 +87,9 @@ pub async fn serve(socket: WebSocket, state: Shared, id: String) {
                         watch.hold_seat(seat);
                     }
                 }
-                // Moves go through HTTP; nothing else a page sends is acted on.
-                Some(Ok(_)) => {}
+                // Moves go through HTTP; nothing else a page sends is acted on, but any
+                // frame, a pong above all, shows it is alive.
+                Some(Ok(_)) => heard = true,
             },
         }
     }

@@ -1,5 +1,7 @@
 //! The command line: arguments and the dispatch to each subcommand.
 
+use std::time::Duration;
+
 use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
 use konane_core::{AnyPosition, Color, Opening, Size};
@@ -269,6 +271,31 @@ struct ServeArgs {
     /// Requests per second allowed from one address (0: no limit).
     #[arg(long, default_value_t = 50)]
     rate_limit: u32,
+    /// Open connections, WebSockets included, allowed from one address (0: no limit).
+    #[arg(long, default_value_t = 64)]
+    max_connections_per_address: u32,
+    /// Open WebSockets allowed from one address (0: no limit).
+    #[arg(long, default_value_t = 32)]
+    max_sockets_per_address: u32,
+    /// Open connections in all; more get 503 (0: no limit).
+    #[arg(long, default_value_t = 10_000)]
+    max_connections: u32,
+    /// Seconds a request's headers may take; also how long an idle connection stays open.
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..))]
+    header_timeout: u64,
+    /// Seconds a request's body may take.
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..))]
+    body_timeout: u64,
+    /// Seconds between pings of a WebSocket; one silent for two pings is closed.
+    #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..))]
+    ping_interval: u64,
+    /// Take the client's address from X-Forwarded-For: only behind a reverse proxy that
+    /// sets it (docs/deploy.md).
+    #[arg(long)]
+    trust_proxy: bool,
+    /// Serve Prometheus metrics at http://ADDR/metrics, e.g. 127.0.0.1:9100.
+    #[arg(long)]
+    metrics_bind: Option<String>,
     /// Pause between the moves of the engine playing itself, so watchers can follow (ms).
     #[arg(long, default_value_t = 1000)]
     self_play_pace_ms: u64,
@@ -281,19 +308,29 @@ struct ServeArgs {
     claim_after_secs: u32,
 }
 
-impl Default for ServeArgs {
-    fn default() -> Self {
-        ServeArgs {
-            bind: "127.0.0.1".into(),
-            port: 8080,
-            data_dir: ".".into(),
-            database: std::env::var("DATABASE_URL").ok(),
-            engine_threads: None,
-            rate_limit: 50,
-            self_play_pace_ms: 1000,
-            abort_after_secs: 600,
-            claim_after_secs: 30,
+impl ServeArgs {
+    fn limits(&self) -> konane_server::limits::Limits {
+        konane_server::limits::Limits {
+            header_timeout: Duration::from_secs(self.header_timeout),
+            body_timeout: Duration::from_secs(self.body_timeout),
+            ping_interval: Duration::from_secs(self.ping_interval),
+            connections_per_address: self.max_connections_per_address,
+            sockets_per_address: self.max_sockets_per_address,
+            max_connections: self.max_connections,
+            trust_proxy: self.trust_proxy,
         }
+    }
+}
+
+impl Default for ServeArgs {
+    /// The flags' defaults, as `konane serve` alone gets them.
+    fn default() -> Self {
+        #[derive(Parser)]
+        struct Alone {
+            #[command(flatten)]
+            args: ServeArgs,
+        }
+        Alone::parse_from(["konane"]).args
     }
 }
 
@@ -305,6 +342,7 @@ fn serve(args: ServeArgs) -> Result<()> {
         )
         .with_writer(std::io::stderr)
         .init();
+    let limits = args.limits();
     let database_url = match args.database {
         Some(url) => url,
         None => format!("sqlite://{}", args.data_dir.join("konane.db").display()),
@@ -321,6 +359,8 @@ fn serve(args: ServeArgs) -> Result<()> {
             self_play_pace_ms: args.self_play_pace_ms,
             ..konane_server::Timing::default()
         },
+        limits,
+        metrics_bind: args.metrics_bind,
     })?;
     Ok(())
 }

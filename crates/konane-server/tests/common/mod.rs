@@ -16,6 +16,8 @@ pub struct TestServer {
     pub client: reqwest::Client,
     /// The database URL the server uses.
     pub database: String,
+    /// `http://ADDR` of `/metrics`, when asked for.
+    pub metrics: Option<String>,
     stop: Option<oneshot::Sender<()>>,
     _dir: TempDir,
 }
@@ -56,6 +58,13 @@ pub async fn start_with(rate_limit: u32, database_url: Option<String>) -> TestSe
     .await
 }
 
+/// A server with the tests' configuration and whatever `configure` changes.
+pub async fn start_configured(configure: impl FnOnce(&mut ServerConfig)) -> TestServer {
+    let mut config = test_config();
+    configure(&mut config);
+    start_config(config).await
+}
+
 /// The tests' server: a random port, two engine threads, no rate limit, and a fresh
 /// SQLite file unless `database_url` names a database.
 pub fn test_config() -> ServerConfig {
@@ -80,6 +89,7 @@ pub async fn start_config(mut config: ServerConfig) -> TestServer {
     }
     let server = Server::start(&config).await.expect("server starts");
     let addr = server.local_addr().unwrap();
+    let metrics = server.metrics_addr().map(|a| format!("http://{a}"));
     let (stop, stopped) = oneshot::channel::<()>();
     tokio::spawn(server.run(async {
         let _ = stopped.await;
@@ -87,6 +97,7 @@ pub async fn start_config(mut config: ServerConfig) -> TestServer {
     TestServer {
         base: format!("http://{addr}"),
         client: reqwest::Client::new(),
+        metrics,
         stop: Some(stop),
         database: config.database_url,
         _dir: dir,
@@ -152,8 +163,24 @@ impl TestServer {
         (r.status(), r.json().await.unwrap())
     }
 
+    /// The games of the lobby.
+    pub async fn lobby(&self) -> Value {
+        let r = self
+            .client
+            .get(self.url("/api/lobby"))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.status(), StatusCode::OK);
+        r.json::<Value>().await.unwrap()["games"].clone()
+    }
+
+    /// A POST without a body, as the page sends one.
     pub async fn post(&self, path: &str, token: Option<&str>) -> (StatusCode, Value) {
-        let mut req = self.client.post(self.url(path));
+        let mut req = self
+            .client
+            .post(self.url(path))
+            .header("content-type", "application/json");
         if let Some(t) = token {
             req = req.bearer_auth(t);
         }

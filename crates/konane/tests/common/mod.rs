@@ -6,22 +6,38 @@ use std::process::{Child, Command, Stdio};
 
 /// Starts `konane serve` on a free port with its database in `dir`; returns the process
 /// and the address it printed (`http://127.0.0.1:PORT`).
+#[allow(dead_code)]
 pub fn serve(dir: &Path) -> (Child, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_konane"))
-        .args([
-            "serve",
-            "--port",
-            "0",
-            "--rate-limit",
-            "0",
-            "--self-play-pace-ms",
-            "300",
-        ])
-        .arg("--data-dir")
+    start(command(&[], dir, &[]))
+}
+
+/// `konane serve` with its database in `dir`, no rate limit and `extra` flags, run through
+/// `runner` (say `prlimit …`) when it is not empty.
+#[allow(dead_code)]
+pub fn command(runner: &[&str], dir: &Path, extra: &[&str]) -> Command {
+    let konane = env!("CARGO_BIN_EXE_konane");
+    let mut command = match runner.split_first() {
+        Some((program, args)) => {
+            let mut c = Command::new(program);
+            c.args(args).arg(konane);
+            c
+        }
+        None => Command::new(konane),
+    };
+    command
+        .args(["serve", "--port", "0", "--rate-limit", "0"])
+        .args(["--self-play-pace-ms", "300", "--data-dir"])
         .arg(dir)
+        .args(extra)
         .env_remove("DATABASE_URL")
+        .stderr(Stdio::null());
+    command
+}
+
+/// Spawns a `konane serve` command and reads the address it prints.
+pub fn start(mut command: Command) -> (Child, String) {
+    let mut child = command
         .stdout(Stdio::piped())
-        .stderr(Stdio::null())
         .spawn()
         .expect("konane serve starts");
     let mut line = String::new();
