@@ -288,7 +288,7 @@ impl Puzzle {
             decoys,
             source: source.parse()?,
         };
-        if puzzle.line.len() % 2 == 0 || puzzle.refutations.len() != puzzle.steps() {
+        if puzzle.line.len().is_multiple_of(2) || puzzle.refutations.len() != puzzle.steps() {
             return Err(FormatError::Shape);
         }
         Ok(puzzle)

@@ -344,7 +344,7 @@ impl Judged {
 /// Judges the last of `moves` (all from the puzzle's position); everything before it must be
 /// the line as the server gave it. Pure, so the tests can drive it without a server.
 pub fn judge(p: &Puzzle, moves: &[String]) -> Result<Judged, ApiError> {
-    if moves.len() % 2 == 0 || moves.len() > p.line.len() {
+    if moves.len().is_multiple_of(2) || moves.len() > p.line.len() {
         return Err(ApiError::BadRequest(format!(
             "{} moves: send the moves so far, ending with yours",
             moves.len()
