@@ -41,6 +41,7 @@ fn move_lists(records: &str) -> Vec<String> {
         .skip(1)
         .map(|game| {
             game.lines()
+                .skip(1)
                 .filter(|l| !l.starts_with('[') && !l.trim().is_empty())
                 .collect::<Vec<_>>()
                 .join(" ")
@@ -198,7 +199,7 @@ fn bad_match_settings_are_refused() {
             vec!["--openings", "/nonexistent/suite.txt"],
             "reading /nonexistent",
         ),
-        (vec!["--openings", SUITE, "--size", "6x6"], "line 1"),
+        (vec!["--openings", SUITE, "--size", "6x6"], "on 6x6"),
         (
             vec!["--openings", SUITE, "--random-plies", "2"],
             "cannot be used with",
