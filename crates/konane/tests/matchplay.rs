@@ -152,7 +152,7 @@ fn a_suite_match_replays_and_its_pairs_add_up() {
         number_after(&report, "lost"),
     );
     assert_eq!(won + split + lost, 6, "{report}");
-    let wins = number_after(&report, "level 3");
+    let wins = number_after(&report, "\nlevel 3 ");
     assert_eq!(wins, 2 * won + split, "{report}");
     assert!(
         report.contains(&format!("pentanomial {lost}, 0, {split}, 0, {won}")),
