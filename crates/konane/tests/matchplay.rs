@@ -41,6 +41,7 @@ fn move_lists(records: &str) -> Vec<String> {
         .skip(1)
         .map(|game| {
             game.lines()
+                .skip(1)
                 .filter(|l| !l.starts_with('[') && !l.trim().is_empty())
                 .collect::<Vec<_>>()
                 .join(" ")
@@ -151,7 +152,7 @@ fn a_suite_match_replays_and_its_pairs_add_up() {
         number_after(&report, "lost"),
     );
     assert_eq!(won + split + lost, 6, "{report}");
-    let wins = number_after(&report, "level 3");
+    let wins = number_after(&report, "\nlevel 3 ");
     assert_eq!(wins, 2 * won + split, "{report}");
     assert!(
         report.contains(&format!("pentanomial {lost}, 0, {split}, 0, {won}")),
@@ -198,7 +199,7 @@ fn bad_match_settings_are_refused() {
             vec!["--openings", "/nonexistent/suite.txt"],
             "reading /nonexistent",
         ),
-        (vec!["--openings", SUITE, "--size", "6x6"], "line 1"),
+        (vec!["--openings", SUITE, "--size", "6x6"], "on 6x6"),
         (
             vec!["--openings", SUITE, "--random-plies", "2"],
             "cannot be used with",

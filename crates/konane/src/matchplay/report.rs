@@ -59,7 +59,7 @@ pub fn print(cfg: &MatchConfig, result: &MatchResult) {
         let (lower, upper) = sprt.bounds();
         let outcome = match result.verdict() {
             Some(Verdict::Accepted) => format!("H1 accepted after {} pairs", counts.pairs()),
-            Some(Verdict::Rejected) => format!("H0 accepted after {} pairs", counts.pairs()),
+            Some(Verdict::Rejected) => format!("H1 rejected after {} pairs", counts.pairs()),
             None => format!(
                 "undecided after {} pairs (the --games limit)",
                 counts.pairs()
