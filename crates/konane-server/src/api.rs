@@ -16,8 +16,8 @@ use serde::Deserialize;
 
 use crate::error::ApiError;
 use crate::game::{ClockState, GameError, Holder, Mode, Seat, SeatToken, ServedGame, Status};
-use crate::name::PlayerName;
 use crate::listener::ClientAddr;
+use crate::name::PlayerName;
 use crate::time::now_ms;
 use crate::view::{
     GameView, LobbyGame, LobbyView, PositionView, PositionsView, SeatView, SeatedView,
@@ -239,12 +239,10 @@ async fn create(
         if state.engines.overloaded() {
             return Err(ApiError::EngineBusy);
         }
-        if creator.is_none() {
-            if size.squares() > MAX_SELF_PLAY_SQUARES {
-                return Err(ApiError::BadRequest(format!(
-                    "{size}: the engine plays itself on boards of up to {MAX_SELF_PLAY_SQUARES} squares"
-                )));
-            }
+        if creator.is_none() && size.squares() > MAX_SELF_PLAY_SQUARES {
+            return Err(ApiError::BadRequest(format!(
+                "{size}: the engine plays itself on boards of up to {MAX_SELF_PLAY_SQUARES} squares"
+            )));
         }
     }
     // Held until the game is stored, so one client's two requests cannot both pass.

@@ -31,6 +31,9 @@ pub enum ApiError {
     /// No such route (404).
     #[error("there is no such address")]
     NoRoute,
+    /// A puzzle attempt whose earlier moves are not the puzzle's line (409).
+    #[error("move {0} is not the puzzle's line")]
+    NotInLine(usize),
     /// The body is larger than allowed (413).
     #[error("the request body is too large")]
     TooLarge,
@@ -70,7 +73,7 @@ struct ErrorBody {
 
 impl ApiError {
     /// Every `error` code a body can carry.
-    pub const CODES: [&'static str; 22] = [
+    pub const CODES: [&'static str; 23] = [
         "bad_request",
         "bad_name",
         "bad_move",
@@ -93,6 +96,7 @@ impl ApiError {
         "unsupported_media_type",
         "unavailable",
         "too_many_connections",
+        "not_in_line",
     ];
 
     /// Every `reason` code of move text that is not a move.
@@ -110,6 +114,7 @@ impl ApiError {
                 _ => StatusCode::CONFLICT,
             },
             ApiError::NotFound(_) | ApiError::NoRoute => StatusCode::NOT_FOUND,
+            ApiError::NotInLine(_) => StatusCode::CONFLICT,
             ApiError::TooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::TooManyRequests | ApiError::EngineQuota => StatusCode::TOO_MANY_REQUESTS,
             ApiError::EngineBusy => StatusCode::SERVICE_UNAVAILABLE,
@@ -127,6 +132,7 @@ impl ApiError {
             ApiError::BadName(_) => "bad_name",
             ApiError::Game(g) => g.code(),
             ApiError::NotFound(_) | ApiError::NoRoute => "not_found",
+            ApiError::NotInLine(_) => "not_in_line",
             ApiError::TooLarge => "too_large",
             ApiError::TooManyRequests => "too_many_requests",
             ApiError::EngineQuota => "engine_quota",
@@ -270,6 +276,7 @@ mod tests {
             ApiError::UnsupportedMediaType,
             ApiError::Unavailable(String::new()),
             ApiError::TooManyConnections,
+            ApiError::NotInLine(1),
         ]
         .into_iter()
         .chain(
@@ -312,6 +319,7 @@ mod tests {
             message: "row 7".into(),
         });
         assert_eq!(corrupt.body().message, "internal error");
+    }
 
     #[tokio::test]
     async fn a_500_keeps_its_cause_to_itself() {

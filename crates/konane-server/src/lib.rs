@@ -267,8 +267,7 @@ impl AppState {
         if !self.store.update(&game, seq, time::now_ms()).await? {
             return Err(GameError::Changed.into());
         }
-        metrics::counter!("konane_moves_total")
-            .increment(game.ply().saturating_sub(played) as u64);
+        metrics::counter!("konane_moves_total").increment(game.ply().saturating_sub(played) as u64);
         let view = self.changed(&game, seq + 1);
         Ok((game, view))
     }

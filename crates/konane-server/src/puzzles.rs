@@ -14,6 +14,7 @@ use serde::{Deserialize, Serialize};
 use sqlx::Row;
 
 use crate::error::ApiError;
+use crate::game::GameError;
 use crate::glicko::{Rating, Score};
 use crate::store::{Store, StoreError};
 use crate::{Shared, time};
@@ -356,15 +357,12 @@ pub fn judge(p: &Puzzle, moves: &[String]) -> Result<Judged, ApiError> {
         let m = pos
             .size()
             .parse_move(text)
-            .map_err(|e| ApiError::BadMove(e.to_string()))?;
+            .map_err(|e| ApiError::Game(GameError::BadMove(e)))?;
         if i + 1 < moves.len() && m != p.line[i] {
-            return Err(ApiError::conflict(
-                "not_in_line",
-                format!("move {} is not the puzzle's line", i + 1),
-            ));
+            return Err(ApiError::NotInLine(i + 1));
         }
         pos.play(m)
-            .map_err(|e| ApiError::IllegalMove(e.to_string()))?;
+            .map_err(|e| ApiError::Game(GameError::Illegal(e)))?;
         if i + 1 == moves.len() {
             let after = pos;
             let correct = m == p.line[i];
