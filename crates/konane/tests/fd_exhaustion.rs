@@ -63,8 +63,10 @@ fn out_of_file_descriptors_it_keeps_serving_and_recovers() {
         &[
             "--max-connections-per-address",
             "0",
+            // Long enough that the kept connection outlives setting up the flood on a busy
+            // machine.
             "--header-timeout",
-            "3",
+            "30",
         ],
     );
     command.stderr(Stdio::piped());
