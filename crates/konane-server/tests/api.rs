@@ -32,15 +32,7 @@ async fn a_whole_game_against_the_engine() {
     assert_eq!(state["status"], "finished");
     let winner = state["result"]["winner"].as_str().unwrap().to_string();
     assert_eq!(state["result"]["reason"], "no_moves");
-    let record = s
-        .client
-        .get(s.url(&format!("/api/games/{id}/record")))
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let record = s.text(&format!("/api/games/{id}/record")).await;
     let parsed = konane_core::Record::parse(&record).expect("the record reads back");
     assert_eq!(parsed.tag("Result"), Some(winner.as_str()));
     assert_eq!(parsed.game().ply() as u64, ply(&state));

@@ -248,15 +248,7 @@ async fn games_nobody_starts_are_aborted_and_games_under_way_are_not() {
     assert!(g["legal_moves"].as_array().unwrap().is_empty());
     tokio::time::sleep(Duration::from_millis(800)).await;
     assert_eq!(s.get(&started).await["status"], "playing");
-    let record = s
-        .client
-        .get(s.url(&format!("/api/games/{idle}/record")))
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let record = s.text(&format!("/api/games/{idle}/record")).await;
     assert!(
         record.contains("[Result \"*\"]") && record.contains("aborted"),
         "{record}"

@@ -532,15 +532,7 @@ async fn health_and_metrics_answer_and_metrics_stay_off_the_site() {
     assert_eq!(status, StatusCode::OK);
     s.client.get(s.url("/api/nope")).send().await.unwrap();
     let metrics = s.metrics.clone().expect("a metrics address");
-    let text = s
-        .client
-        .get(format!("{metrics}/metrics"))
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let text = s.text(&format!("{metrics}/metrics")).await;
     for name in [
         "konane_moves_total",
         "konane_sockets_open",

@@ -144,6 +144,23 @@ impl TestServer {
         r.json().await.unwrap()
     }
 
+    /// The text at `url` (a path of this server, or a whole URL).
+    pub async fn text(&self, url: &str) -> String {
+        let url = if url.starts_with("http") {
+            url.to_string()
+        } else {
+            self.url(url)
+        };
+        self.client
+            .get(url)
+            .send()
+            .await
+            .unwrap()
+            .text()
+            .await
+            .unwrap()
+    }
+
     /// Posts a move and returns the status and the JSON body.
     pub async fn play(
         &self,
