@@ -283,8 +283,9 @@ impl AppState {
         Ok(n)
     }
 
-    /// Aborts the games in progress whose players have not both moved and that nobody has
-    /// touched for `abort_after_ms`; returns how many.
+    /// Aborts the games in progress that nobody has touched for `abort_after_ms` and whose
+    /// players have not both moved, or where the engine plays itself unwatched; returns how
+    /// many.
     pub async fn abort_idle(self: &Arc<Self>) -> Result<usize, StoreError> {
         let now = time::now_ms();
         let idle = self
@@ -294,7 +295,10 @@ impl AppState {
         let mut aborted = 0;
         for (game, seq) in idle {
             let unstarted = game.ply() < 2 && !game.seat(game.turn()).engine;
-            if unstarted
+            // Watched anywhere, the engine playing itself moves every second or so: idle
+            // this long, nobody has watched it for a while.
+            let unwatched_show = game.engine_turn().is_some_and(|t| t.self_play);
+            if (unstarted || unwatched_show)
                 && self
                     .mutate(&game.id, Some(seq), |g| {
                         g.abort(time::now_ms());

@@ -225,10 +225,13 @@ fn quick_timing() -> ServerConfig {
 }
 
 #[tokio::test]
-async fn games_nobody_starts_are_aborted_and_games_under_way_are_not() {
+async fn games_nobody_starts_or_watches_are_aborted_and_games_under_way_are_not() {
     let s = start_config(quick_timing()).await;
     let (idle, _, _) = s
         .create_seated(json!({"mode": "local", "size": "6x6"}))
+        .await;
+    let show = s
+        .create(json!({"mode": "engine", "size": "6x6", "color": "none", "level": 1}))
         .await;
     let (started, token, created) = s
         .create_seated(json!({"mode": "local", "size": "6x6"}))
@@ -246,6 +249,12 @@ async fn games_nobody_starts_are_aborted_and_games_under_way_are_not() {
     let g = s.wait_for(&idle, 5, |g| g["status"] == "finished").await;
     assert_eq!(g["result"], json!({"winner": null, "reason": "aborted"}));
     assert!(g["legal_moves"].as_array().unwrap().is_empty());
+    let show = s
+        .wait_for(show["id"].as_str().unwrap(), 5, |g| {
+            g["status"] == "finished"
+        })
+        .await;
+    assert_eq!(show["result"]["reason"], "aborted", "nobody watched it");
     tokio::time::sleep(Duration::from_millis(800)).await;
     assert_eq!(s.get(&started).await["status"], "playing");
     let record = s.text(&format!("/api/games/{idle}/record")).await;
