@@ -60,6 +60,7 @@ export const api = {
   resign: (id) => request("POST", `/api/games/${id}/resign`, undefined, tokenFor(id)),
   rematch: (id) => request("POST", `/api/games/${id}/rematch`, undefined, tokenFor(id)),
   takeback: (id) => request("POST", `/api/games/${id}/takeback`, undefined, tokenFor(id)),
+  claim: (id) => request("POST", `/api/games/${id}/claim`, undefined, tokenFor(id)),
   positions: (id) => request("GET", `/api/games/${id}/positions`),
   lobby: () => request("GET", "/api/lobby"),
   position: (position, opening, move) => request("POST", "/api/position", { position, opening, move }),

@@ -61,6 +61,10 @@ export function errorText(e) {
   return t(e.code && has(`error.${e.code}`) ? `error.${e.code}` : "error.internal");
 }
 
+/** How long an opponent must be away on their turn before the win can be claimed (the
+ * server's default `--claim-after-secs`). */
+const CLAIM_AFTER_MS = 30000;
+
 function formatClock(ms) {
   const left = Math.max(0, ms);
   const m = Math.floor(left / 60000);
@@ -104,6 +108,7 @@ export async function gameScreen(app, id, wantsJoin, go) {
     button(t("act.takeback"), { "data-act": "takeback" }, () => act(api.takeback)),
     button(t("act.resign"), { "data-act": "resign" }, () => { if (confirm(t("act.resign-confirm"))) act(api.resign); }),
     button(t("act.rematch"), { "data-act": "rematch" }, rematch),
+    button(t("act.claim"), { "data-act": "claim", hidden: true }, () => act(api.claim)),
     button(t("act.copy"), { "data-act": "copy" }, copyRecord),
     h("a", { href: `/api/games/${id}/record`, download: `konane-${id}.txt`, class: "button", "data-act": "download" }, t("act.download")));
   app.replaceChildren(h("div", { class: "game" },
@@ -304,6 +309,11 @@ export async function gameScreen(app, id, wantsJoin, go) {
       clocks[slot].textContent = `${colorName(side)} ${formatClock(left(side))}`;
       clocks[slot].classList.toggle("running", c.running === side);
     }
+    // The opponent has long been on the move: offer the win in case they left (the server
+    // knows whether they did, and says so when they have not).
+    const mine = mySeats();
+    const waiting = c.running && mine.length === 1 && c.running !== mine[0] && !state.players[c.running].engine;
+    actions.querySelector("[data-act=claim]").hidden = !(waiting && now - c.running_since >= CLAIM_AFTER_MS);
   }
 
   function update(next) {
