@@ -5,6 +5,7 @@
 #![allow(dead_code)]
 
 use std::net::TcpListener;
+use std::os::unix::process::CommandExt;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -26,13 +27,27 @@ impl Drop for Killed {
     }
 }
 
+/// Chromedriver in a process group of its own, killed with every browser it started: killing
+/// chromedriver alone leaves its Chromium processes running (hundreds of MB each) after the
+/// test, and a test run of many rigs then slows down everything after it.
+struct Group(Child);
+
+impl Drop for Group {
+    fn drop(&mut self) {
+        let _ = Command::new("kill")
+            .args(["-KILL", "--", &format!("-{}", self.0.id())])
+            .status();
+        let _ = self.0.wait();
+    }
+}
+
 /// Everything one test needs: the server, chromedriver, and a folder for browser profiles.
 pub struct Rig {
     pub base: String,
     driver: String,
     dir: std::path::PathBuf,
     _server: Killed,
-    _chromedriver: Killed,
+    _chromedriver: Group,
 }
 
 fn free_port() -> u16 {
@@ -65,6 +80,7 @@ pub fn rig(tag: &str) -> Rig {
     let port = free_port();
     let chromedriver = Command::new(CHROMEDRIVER)
         .arg(format!("--port={port}"))
+        .process_group(0)
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
@@ -79,7 +95,7 @@ pub fn rig(tag: &str) -> Rig {
         driver: format!("http://127.0.0.1:{port}"),
         dir,
         _server: Killed(server),
-        _chromedriver: Killed(chromedriver),
+        _chromedriver: Group(chromedriver),
     }
 }
 
