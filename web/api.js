@@ -52,10 +52,34 @@ async function request(method, path, body, token) {
   return json;
 }
 
+const GUEST_NAME = "konane.name";
+
+/** The name a guest chose to play under in this browser, if any. */
+export function guestName() {
+  try {
+    return localStorage.getItem(GUEST_NAME) || null;
+  } catch {
+    return null;
+  }
+}
+
+/** Keeps (or, empty, forgets) the guest's name in this browser. */
+export function setGuestName(name) {
+  if (name) localStorage.setItem(GUEST_NAME, name);
+  else localStorage.removeItem(GUEST_NAME);
+}
+
+/** A new game's or a join's body with the guest's name; a logged-in player's account name
+ * stands instead on the server. */
+function named(body = {}) {
+  const name = guestName();
+  return name && !("name" in body) ? { ...body, name } : body;
+}
+
 export const api = {
-  create: (settings) => request("POST", "/api/games", settings),
+  create: (settings) => request("POST", "/api/games", named(settings)),
   game: (id) => request("GET", `/api/games/${id}`),
-  join: (id, name) => request("POST", `/api/games/${id}/join`, name ? { name } : undefined),
+  join: (id, name) => request("POST", `/api/games/${id}/join`, named(name ? { name } : {})),
   move: (id, move, ply) => request("POST", `/api/games/${id}/moves`, { move, ply }, tokenFor(id)),
   resign: (id) => request("POST", `/api/games/${id}/resign`, undefined, tokenFor(id)),
   rematch: (id) => request("POST", `/api/games/${id}/rematch`, undefined, tokenFor(id)),
@@ -64,6 +88,15 @@ export const api = {
   positions: (id) => request("GET", `/api/games/${id}/positions`),
   lobby: () => request("GET", "/api/lobby"),
   position: (position, opening, move) => request("POST", "/api/position", { position, opening, move }),
+  session: () => request("GET", "/api/session"),
+  register: (name, password) => request("POST", "/api/accounts", { name, password }),
+  login: (name, password) => request("POST", "/api/session", { name, password }),
+  logout: () => request("DELETE", "/api/session"),
+  changePassword: (current, next) => request("POST", "/api/account/password", { current, new: next }),
+  deleteAccount: (password) => request("POST", "/api/account/delete", { password }),
+  player: (name) => request("GET", `/api/players/${encodeURIComponent(name)}`),
+  playerGames: (name, query) => request("GET", `/api/players/${encodeURIComponent(name)}/games?${new URLSearchParams(query)}`),
+  leaderboard: (category) => request("GET", `/api/leaderboard/${category}`),
   record: async (id) => {
     const r = await fetch(`/api/games/${id}/record`);
     if (!r.ok) throw new ApiError(r.status, null);

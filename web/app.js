@@ -1,6 +1,8 @@
-// The page's shell: the header (pages, language, sound) and the routes
-// `/`, `/game/{id}`, `/learn`, `/rules`, `/history`, `/analysis`, `/puzzles` (and `/puzzles/{id}`).
+// The page's shell: the header (pages, language, sound, the account) and the routes
+// `/`, `/game/{id}`, `/learn`, `/rules`, `/history`, `/analysis`, `/puzzles` (and `/puzzles/{id}`),
+// `/account`, `/players` and `/@/{name}`.
 
+import { accountScreen, sessionName } from "./account.js";
 import { h } from "./dom.js";
 import { LANGUAGES, language, setLanguage, t } from "./i18n.js";
 import { gameScreen } from "./game.js";
@@ -13,6 +15,21 @@ import { startScreen } from "./start.js";
 const app = document.getElementById("app");
 let cleanup = () => {};
 let routes = 0;
+
+/** The header's account link (the player's name, else "Log in") and, logged in, "My games". */
+async function accountLink() {
+  const name = await sessionName();
+  const slot = document.querySelector("[data-account]");
+  if (!slot) return;
+  const here = location.pathname;
+  slot.replaceChildren(name
+    ? h("a", { href: "/account", "data-account-name": name, "aria-current": here === "/account" ? "page" : null }, name)
+    : h("a", { href: "/account", "data-login-link": "", "aria-current": here === "/account" ? "page" : null }, t("account.login")));
+  if (name) {
+    const mine = `/@/${encodeURIComponent(name)}`;
+    document.querySelector("#top nav")?.append(h("a", { href: mine, "data-nav-link": "my-games", "aria-current": here === mine ? "page" : null }, t("nav.my-games")));
+  }
+}
 
 function header() {
   const here = location.pathname;
@@ -33,13 +50,17 @@ function header() {
     h("a", { class: "skip", href: "#app" }, t("nav.skip")),
     h("a", { class: "brand", href: "/" }, "Kōnane"),
     h("nav", { "aria-label": t("nav.pages") }, link("/", "play"), link("/learn", "learn"), link("/puzzles", "puzzles"), link("/analysis", "analysis"), link("/rules", "rules"), link("/history", "history")),
-    h("div", { class: "tools" }, choose, sound));
+    h("div", { class: "tools" }, choose, sound, h("span", { class: "account-link", "data-account": "" })));
+  accountLink();
 }
 
 const GAME = /^\/game\/([a-z0-9]+)$/;
 // The analysis board and its engine load only when opened: the other pages stay light.
 const analysisScreen = async (app, go) => (await import("./analysis.js")).analysisScreen(app, go);
-const PAGES = { "/": startScreen, "/learn": learnScreen, "/rules": rulesPage, "/history": historyPage, "/analysis": analysisScreen };
+const profiles = () => import("./profile.js");
+const playersScreen = async (app, go) => (await profiles()).leaderboardScreen(app, go);
+const PAGES = { "/": startScreen, "/learn": learnScreen, "/rules": rulesPage, "/history": historyPage, "/analysis": analysisScreen, "/account": accountScreen, "/players": playersScreen };
+const PROFILE = /^\/@\/([^/]+)$/;
 const PUZZLE = /^\/puzzles(\/[a-z0-9-]+)?$/;
 
 function notFound() {
@@ -58,6 +79,7 @@ async function route() {
   if (game) stop = await gameScreen(app, game[1], new URLSearchParams(location.search).has("join"), go);
   else if (path in PAGES) stop = await PAGES[path](app, go);
   else if (PUZZLE.test(path)) stop = await puzzlesScreen(app, path, go);
+  else if (PROFILE.test(path)) stop = await (await profiles()).profileScreen(app, decodeURIComponent(path.match(PROFILE)[1]), go);
   else notFound();
   // A newer route started while this one loaded: this screen is already gone.
   if (mine !== routes) stop?.();
@@ -78,7 +100,7 @@ document.addEventListener("click", (e) => {
   const a = e.target.closest?.("a[href^='/']");
   const href = a?.getAttribute("href") ?? "";
   const path = href.split("?")[0];
-  if (!a || a.target || a.hasAttribute("download") || !(path in PAGES || GAME.test(path) || PUZZLE.test(path))) return;
+  if (!a || a.target || a.hasAttribute("download") || !(path in PAGES || GAME.test(path) || PUZZLE.test(path) || PROFILE.test(path))) return;
   e.preventDefault();
   go(href);
 });

@@ -5,6 +5,7 @@ import { api, remember } from "./api.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { errorText } from "./game.js";
+import { sessionName } from "./account.js";
 
 const OPTIONS = "konane.options";
 const CLOCKS = { untimed: null, "1+0": [1, 0], "3+2": [3, 2], "6+0": [6, 0], "10+5": [10, 5] };
@@ -55,6 +56,7 @@ export async function startScreen(app, go) {
         h("button", { type: "button", "data-start": "friend" }, t("start.friend")),
         h("button", { type: "button", "data-start": "local" }, t("start.local")),
         h("button", { type: "button", "data-start": "open" }, t("start.open")),
+        h("label", { class: "check", "data-rated-choice": "", hidden: true }, h("input", { type: "checkbox", "data-rated": "" }), t("start.rated")),
         h("button", { type: "button", "data-start": "watch" }, t("start.watch")))),
     h("details", { class: "options" },
       h("summary", {}, t("start.options")),
@@ -64,6 +66,9 @@ export async function startScreen(app, go) {
     h("section", { class: "lobby", "aria-labelledby": "lobby-title" }, h("h2", { id: "lobby-title" }, t("lobby.title")), h("ul", { "data-lobby": "" }, h("li", {}, t("lobby.loading")))),
     h("p", { class: "notice", "data-notice": "", role: "status" }));
   app.replaceChildren(form);
+  // Rated games are for logged-in players; the server says why when the settings are not.
+  const rated = form.querySelector("[data-rated]");
+  if (await sessionName()) form.querySelector("[data-rated-choice]").hidden = false;
   const read = () => {
     const o = options();
     for (const s of form.querySelectorAll("[data-option]")) o[s.name] = s.value;
@@ -84,6 +89,7 @@ export async function startScreen(app, go) {
           color: kind === "watch" ? "none" : kind === "engine" ? o.color : "random",
           level: Number(o.level),
           clock: clock ? { minutes: clock[0], increment: clock[1] } : null,
+          ...(rated.checked && (kind === "friend" || kind === "open") ? { rated: true } : {}),
         }, go);
       } catch (e) {
         form.querySelector("[data-notice]").textContent = errorText(e);
@@ -103,6 +109,8 @@ export async function startScreen(app, go) {
       list.replaceChildren(...(games.length
         ? games.map((g) => h("li", {},
             t("lobby.game", { size: g.size, opening: t(`opening.${g.opening}`), clock: clockText(g.clock), color: t(`color.${g.free_seat}`) }), " ",
+            g.host ? h("span", { class: "lobby-host", "data-lobby-host": g.host }, g.host_rating ? `${g.host} (${g.host_rating}${g.host_provisional ? "?" : ""})` : g.host) : "", g.host ? " " : "",
+            g.rated ? h("b", { "data-lobby-rated": "" }, t("profile.rated")) : "", g.rated ? " " : "",
             h("button", { type: "button", onclick: () => go(`/game/${g.id}?join`) }, t("lobby.join"))))
         : [h("li", {}, t("lobby.empty"))]));
     } catch {

@@ -18,6 +18,7 @@ use crate::error::ApiError;
 use crate::game::{ClockState, GameError, Holder, Mode, Seat, SeatToken, ServedGame, Status};
 use crate::listener::ClientAddr;
 use crate::name::PlayerName;
+use crate::players::Viewer;
 use crate::time::now_ms;
 use crate::view::{
     GameView, LobbyGame, LobbyView, PositionView, PositionsView, SeatView, SeatedView,
@@ -50,6 +51,7 @@ pub fn router(state: Shared) -> Router {
         .route("/lobby", get(lobby))
         .route("/position", post(position))
         .merge(crate::puzzles::router())
+        .merge(crate::players::router())
         .fallback(|| async { ApiError::NoRoute })
         .layer(middleware::from_fn_with_state(
             Arc::clone(&state),
@@ -65,6 +67,9 @@ pub fn router(state: Shared) -> Router {
         .route("/analysis", get(web::index))
         .route("/puzzles", get(web::index))
         .route("/puzzles/{id}", get(web::index))
+        .route("/@/{name}", get(web::index))
+        .route("/players", get(web::index))
+        .route("/account", get(web::index))
         .route("/healthz", get(ops::healthz))
         .fallback(web::static_file)
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
@@ -102,8 +107,8 @@ fn token() -> Result<SeatToken, ApiError> {
     SeatToken::random().map_err(|e| ApiError::Internal(format!("no randomness: {e}")))
 }
 
-/// A short game id: 60 random bits in base 32, 12 characters.
-fn game_id() -> Result<String, ApiError> {
+/// A short id (games, accounts): 60 random bits in base 32, 12 characters.
+pub(crate) fn random_id() -> Result<String, ApiError> {
     const ALPHABET: &[u8; 32] = b"abcdefghjkmnpqrstuvwxyz023456789";
     let mut bytes = [0u8; 8];
     getrandom::fill(&mut bytes).map_err(|e| ApiError::Internal(format!("no randomness: {e}")))?;
@@ -171,6 +176,8 @@ struct CreateRequest {
     clock: Option<ClockRequest>,
     #[serde(default)]
     name: Option<String>,
+    #[serde(default)]
+    rated: bool,
 }
 
 fn parse_size(text: Option<&str>) -> Result<Size, ApiError> {
@@ -201,6 +208,35 @@ fn parse_name(name: Option<&str>) -> Result<Option<PlayerName>, ApiError> {
     }
 }
 
+/// The seat a person takes with `token`: the logged-in account's name, or a guest's name,
+/// which may not be an account's (nobody passes for a registered player).
+async fn person(
+    state: &Shared,
+    viewer: Viewer,
+    name: Option<&str>,
+    token: SeatToken,
+) -> Result<Seat, ApiError> {
+    let (name, account) = match viewer.0 {
+        Some(a) => (Some(a.name), Some(a.id)),
+        None => {
+            let name = parse_name(name)?;
+            if let Some(n) = &name
+                && state.store.name_registered(n).await?
+            {
+                return Err(ApiError::NameTaken(n.to_string()));
+            }
+            (name, None)
+        }
+    };
+    Ok(Seat {
+        token: Some(token),
+        engine: false,
+        name,
+        account,
+        rating: None,
+    })
+}
+
 /// The key a client's engine work is counted under.
 fn client_key(addr: std::net::IpAddr) -> String {
     addr.to_string()
@@ -209,9 +245,21 @@ fn client_key(addr: std::net::IpAddr) -> String {
 async fn create(
     State(state): State<Shared>,
     ClientAddr(addr): ClientAddr,
+    viewer: Viewer,
     body: Result<Json<CreateRequest>, JsonRejection>,
 ) -> Result<Response, ApiError> {
     let Json(req) = body?;
+    if req.rated {
+        if viewer.0.is_none() {
+            return Err(ApiError::LoginRequired);
+        }
+        if !matches!(req.mode, Mode::Friend | Mode::Open) {
+            return Err(ApiError::NotRatable(
+                "rated games are between two players: invite a friend or open a game in the lobby"
+                    .into(),
+            ));
+        }
+    }
     let size = parse_size(req.size.as_deref())?;
     let opening = parse_opening(req.opening.as_deref())?;
     let level = req
@@ -219,7 +267,6 @@ async fn create(
         .map(Level::new)
         .transpose()
         .map_err(|e| ApiError::BadRequest(e.to_string()))?;
-    let name = parse_name(req.name.as_deref())?;
     let clock = req.clock.as_ref().map(ClockRequest::clock).transpose()?;
     let now = now_ms();
     let client = client_key(addr);
@@ -251,6 +298,7 @@ async fn create(
         _ => None,
     };
     let token = token()?;
+    let creator_seat = person(&state, viewer, req.name.as_deref(), token.clone()).await?;
     let mut seats: [Seat; 2] = Default::default();
     match (req.mode, creator) {
         (Mode::Local, _) => {
@@ -264,24 +312,16 @@ async fn create(
             }
         }
         (Mode::Engine, Some(c)) => {
-            seats[c.index()] = Seat {
-                token: Some(token.clone()),
-                engine: false,
-                name,
-            };
+            seats[c.index()] = creator_seat;
             seats[c.opponent().index()].engine = true;
         }
         (Mode::Friend | Mode::Open, Some(c)) => {
-            seats[c.index()] = Seat {
-                token: Some(token.clone()),
-                engine: false,
-                name,
-            };
+            seats[c.index()] = creator_seat;
         }
     }
     let waiting = matches!(req.mode, Mode::Friend | Mode::Open);
     let mut game = ServedGame {
-        id: game_id()?,
+        id: random_id()?,
         mode: req.mode,
         level: (req.mode == Mode::Engine).then(|| level.unwrap_or_default()),
         seats,
@@ -296,7 +336,14 @@ async fn create(
         rematch: None,
         created_at: now,
         client: Some(client.clone()),
+        rated: req.rated,
     };
+    if req.rated && game.category().is_none() {
+        return Err(ApiError::NotRatable(
+            "rated games are played on 8x8, center-or-corner, with a clock".into(),
+        ));
+    }
+    state.store.rate_seats(&mut game).await?;
     if !waiting && let Some(c) = &mut game.clock {
         c.running_since = Some(now);
     }
@@ -362,6 +409,7 @@ struct JoinRequest {
 async fn join(
     State(state): State<Shared>,
     Path(id): Path<String>,
+    viewer: Viewer,
     body: axum::body::Bytes,
 ) -> Result<Json<SeatedView>, ApiError> {
     // The body is optional: `{"name": "Ana"}` or nothing.
@@ -371,12 +419,20 @@ async fn join(
         serde_json::from_slice(&body)
             .map_err(|e| ApiError::BadRequest(format!("bad join request: {e}")))?
     };
-    let name = parse_name(req.name.as_deref())?;
     let token = token()?;
+    let mut joiner = person(&state, viewer, req.name.as_deref(), token.clone()).await?;
+    // The joiner's rating in the game's category, read before the game is (a waiting
+    // game's settings never change).
+    if let Some((game, _)) = state.store.load(&id).await? {
+        let mut probe = game;
+        probe.seats = [joiner.clone(), Seat::default()];
+        state.store.rate_seats(&mut probe).await?;
+        joiner.rating = probe.seats[0].rating;
+    }
     let mut seat = Color::Black;
     let (_, view) = state
         .mutate(&id, None, |g| {
-            seat = g.join(token.clone(), name, now_ms())?;
+            seat = g.join(joiner, now_ms())?;
             Ok(())
         })
         .await?;
@@ -492,7 +548,8 @@ async fn rematch(
             return Ok(Json(seated(view)).into_response());
         }
         let now = now_ms();
-        let new = old.rematch_of(game_id()?, now);
+        let mut new = old.rematch_of(random_id()?, now);
+        state.store.rate_seats(&mut new).await?;
         let mut linked = old;
         linked.rematch = Some(new.id.clone());
         if state

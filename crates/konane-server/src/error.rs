@@ -10,6 +10,7 @@ use konane_core::{IllegalMove, IllegalReason, NotationError};
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 
+use crate::account::PasswordError;
 use crate::game::GameError;
 use crate::name::NameError;
 
@@ -58,6 +59,24 @@ pub enum ApiError {
     /// The client's address holds as many connections or sockets as it may (429).
     #[error("too many connections from your address: close some and try again")]
     TooManyConnections,
+    /// An account of that name exists (409).
+    #[error("the name {0} is taken: choose another or log in")]
+    NameTaken(String),
+    /// A new password that is not good enough (400).
+    #[error("{0}")]
+    BadPassword(#[from] PasswordError),
+    /// No account of that name with that password (401).
+    #[error("wrong name or password")]
+    WrongCredentials,
+    /// The request needs a logged-in player (401).
+    #[error("log in first")]
+    LoginRequired,
+    /// A rated game asked for where none can be (400).
+    #[error("{0}")]
+    NotRatable(String),
+    /// Too many failed logins or new accounts from here or for this account (429).
+    #[error("too many attempts: wait a quarter of an hour and try again")]
+    TooManyAttempts,
 }
 
 /// The body of every refusal.
@@ -73,7 +92,7 @@ struct ErrorBody {
 
 impl ApiError {
     /// Every `error` code a body can carry.
-    pub const CODES: [&'static str; 23] = [
+    pub const CODES: [&'static str; 30] = [
         "bad_request",
         "bad_name",
         "bad_move",
@@ -97,6 +116,13 @@ impl ApiError {
         "unavailable",
         "too_many_connections",
         "not_in_line",
+        "name_taken",
+        "bad_password",
+        "wrong_credentials",
+        "login_required",
+        "too_many_attempts",
+        "own_game",
+        "not_ratable",
     ];
 
     /// Every `reason` code of move text that is not a move.
@@ -110,6 +136,7 @@ impl ApiError {
                 GameError::BadMove(_) => StatusCode::BAD_REQUEST,
                 GameError::Illegal(_) => StatusCode::UNPROCESSABLE_ENTITY,
                 GameError::NoToken | GameError::WrongToken => StatusCode::FORBIDDEN,
+                GameError::LoginRequired => StatusCode::UNAUTHORIZED,
                 GameError::Corrupt { .. } => StatusCode::INTERNAL_SERVER_ERROR,
                 _ => StatusCode::CONFLICT,
             },
@@ -122,6 +149,11 @@ impl ApiError {
             ApiError::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             ApiError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::TooManyConnections => StatusCode::TOO_MANY_REQUESTS,
+            ApiError::NameTaken(_) => StatusCode::CONFLICT,
+            ApiError::NotRatable(_) => StatusCode::BAD_REQUEST,
+            ApiError::BadPassword(_) => StatusCode::BAD_REQUEST,
+            ApiError::WrongCredentials | ApiError::LoginRequired => StatusCode::UNAUTHORIZED,
+            ApiError::TooManyAttempts => StatusCode::TOO_MANY_REQUESTS,
         }
     }
 
@@ -141,6 +173,12 @@ impl ApiError {
             ApiError::UnsupportedMediaType => "unsupported_media_type",
             ApiError::Unavailable(_) => "unavailable",
             ApiError::TooManyConnections => "too_many_connections",
+            ApiError::NameTaken(_) => "name_taken",
+            ApiError::NotRatable(_) => "not_ratable",
+            ApiError::BadPassword(_) => "bad_password",
+            ApiError::WrongCredentials => "wrong_credentials",
+            ApiError::LoginRequired => "login_required",
+            ApiError::TooManyAttempts => "too_many_attempts",
         }
     }
 
@@ -152,6 +190,14 @@ impl ApiError {
             ApiError::Game(GameError::BadMove(n)) => {
                 (Some(notation_code(n)), Some(notation_params(n)))
             }
+            ApiError::BadName(n) => (Some(n.code()), Some(name_params(n))),
+            ApiError::BadPassword(p) => (
+                Some(p.code()),
+                Some(params([
+                    ("min", json!(crate::account::MIN_PASSWORD_CHARS)),
+                    ("max", json!(crate::account::MAX_PASSWORD_CHARS)),
+                ])),
+            ),
             _ => (None, None),
         };
         let message = match self {
@@ -195,6 +241,28 @@ fn illegal_params(m: &IllegalMove) -> Map<String, Value> {
         IllegalReason::LandingNotEmpty { square } => params([("square", name(square))]),
     };
     p.extend(extra);
+    p
+}
+
+/// What a refused name's sentence names: the limits, the character.
+fn name_params(n: &NameError) -> Map<String, Value> {
+    use crate::name::{MAX_NAME_CHARS, MIN_NAME_CHARS};
+    let mut p = params([
+        ("min", json!(MIN_NAME_CHARS)),
+        ("max", json!(MAX_NAME_CHARS)),
+    ]);
+    match n {
+        NameError::Character(c) => {
+            p.insert("character".into(), json!(c.to_string()));
+        }
+        NameError::Hidden(c) => {
+            p.insert("character".into(), json!(format!("U+{c:04X}")));
+        }
+        NameError::Reserved(name) => {
+            p.insert("name".into(), json!(name));
+        }
+        NameError::Empty | NameError::TooShort(_) | NameError::TooLong(_) => {}
+    }
     p
 }
 
@@ -277,6 +345,12 @@ mod tests {
             ApiError::Unavailable(String::new()),
             ApiError::TooManyConnections,
             ApiError::NotInLine(1),
+            ApiError::NameTaken(String::new()),
+            ApiError::NotRatable(String::new()),
+            ApiError::BadPassword(PasswordError::TooShort),
+            ApiError::WrongCredentials,
+            ApiError::LoginRequired,
+            ApiError::TooManyAttempts,
         ]
         .into_iter()
         .chain(
@@ -293,6 +367,8 @@ mod tests {
                 GameError::Changed,
                 GameError::NotOver,
                 GameError::CannotClaim,
+                GameError::LoginRequired,
+                GameError::OwnGame,
                 GameError::BadMove(NotationError::Move(String::new())),
                 GameError::Corrupt {
                     id: String::new(),

@@ -95,8 +95,25 @@ pub struct Seat {
     pub token: Option<SeatToken>,
     /// The engine plays this seat.
     pub engine: bool,
-    /// A display name.
+    /// A display name: the account's when a logged-in player took the seat.
     pub name: Option<PlayerName>,
+    /// The account of the player, when logged in.
+    pub account: Option<String>,
+    /// The player's rating in the game's category when the game began, and (rated games,
+    /// once over) what the result changed it by.
+    pub rating: Option<SeatRating>,
+}
+
+/// A seat's rating as the board and the record show it.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct SeatRating {
+    /// The rating, rounded.
+    pub rating: i32,
+    /// Still provisional (shown with `?`).
+    pub provisional: bool,
+    /// The change the game's result made, once a rated game is over.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub change: Option<i32>,
 }
 
 impl Seat {
@@ -251,6 +268,12 @@ pub enum GameError {
     /// The win can be claimed only when the opponent has gone, in a timed game.
     #[error("the win can be claimed only when the opponent has left a timed game")]
     CannotClaim,
+    /// A rated game is played between two logged-in players.
+    #[error("rated games are for logged-in players: log in or register first")]
+    LoginRequired,
+    /// One account cannot take both seats.
+    #[error("this is your own game: you cannot play yourself")]
+    OwnGame,
     /// The move text is not a move on this board.
     #[error("{0}")]
     BadMove(NotationError),
@@ -280,6 +303,8 @@ impl GameError {
             GameError::SeatsTaken => "seats_taken",
             GameError::NotOver => "not_over",
             GameError::CannotClaim => "cannot_claim",
+            GameError::LoginRequired => "login_required",
+            GameError::OwnGame => "own_game",
             GameError::BadMove(_) => "bad_move",
             GameError::Illegal(_) => "illegal_move",
             GameError::Corrupt { .. } => "internal",
@@ -354,6 +379,8 @@ pub struct ServedGame {
     /// Who created it (the client's address), so one client's engine games share one
     /// client's part of the engine.
     pub client: Option<String>,
+    /// The result changes both players' ratings.
+    pub rated: bool,
 }
 
 impl ServedGame {
@@ -566,12 +593,7 @@ impl ServedGame {
 
     /// Takes the free seat of a waiting game and starts it; `Err(SeatsTaken)` when there is
     /// none. Returns the colour taken.
-    pub fn join(
-        &mut self,
-        token: SeatToken,
-        name: Option<PlayerName>,
-        now: i64,
-    ) -> Result<Color, GameError> {
+    pub fn join(&mut self, joiner: Seat, now: i64) -> Result<Color, GameError> {
         if self.status != Status::Waiting {
             return Err(GameError::SeatsTaken);
         }
@@ -579,9 +601,13 @@ impl ServedGame {
             .into_iter()
             .find(|&c| !self.seat(c).is_taken())
             .ok_or(GameError::SeatsTaken)?;
-        let seat = &mut self.seats[free.index()];
-        seat.token = Some(token);
-        seat.name = name;
+        if joiner.account.is_some() && self.seat(free.opponent()).account == joiner.account {
+            return Err(GameError::OwnGame);
+        }
+        if self.rated && joiner.account.is_none() {
+            return Err(GameError::LoginRequired);
+        }
+        self.seats[free.index()] = joiner;
         self.status = Status::Playing;
         if let Some(c) = &mut self.clock {
             c.running_since = Some(now);
@@ -606,6 +632,11 @@ impl ServedGame {
     pub fn rematch_of(&self, id: String, now: i64) -> ServedGame {
         let mut seats = self.seats.clone();
         seats.swap(0, 1);
+        for seat in &mut seats {
+            if let Some(r) = &mut seat.rating {
+                r.change = None;
+            }
+        }
         ServedGame {
             id,
             seats,
@@ -620,6 +651,15 @@ impl ServedGame {
             }),
             ..self.clone()
         }
+    }
+
+    /// The rating category of the game, if it has one (rated or not).
+    pub fn category(&self) -> Option<crate::ratings::Category> {
+        crate::ratings::Category::of(
+            self.game.size(),
+            self.game.start().opening(),
+            self.clock.as_ref(),
+        )
     }
 
     /// A player's name as a record or a spectator reads it.
@@ -640,6 +680,15 @@ impl ServedGame {
             ("Black".to_string(), self.player_name(Color::Black)),
             ("White".to_string(), self.player_name(Color::White)),
         ];
+        for (c, tag) in [(Color::Black, "BlackElo"), (Color::White, "WhiteElo")] {
+            if let Some(r) = self.seat(c).rating {
+                tags.push((tag.to_string(), r.rating.to_string()));
+            }
+        }
+        if let Some(category) = self.category() {
+            let kind = if self.rated { "Rated" } else { "Casual" };
+            tags[0].1 = format!("{kind} {category} game {}", self.id);
+        }
         if let Some(r) = &self.result {
             let winner = r.winner.map_or("*", Color::name);
             tags.push(("Result".to_string(), winner.to_string()));

@@ -5,6 +5,8 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod account;
+pub mod accounts;
 pub mod api;
 pub mod engine_pool;
 pub mod error;
@@ -16,8 +18,10 @@ pub mod limits;
 pub mod listener;
 pub mod name;
 pub mod ops;
+pub mod players;
 pub mod puzzles;
 pub mod rate;
+pub mod ratings;
 pub mod row;
 pub mod store;
 pub mod time;
@@ -263,8 +267,17 @@ impl AppState {
             return Err(GameError::Changed.into());
         }
         let played = game.ply();
+        let was_over = game.status == Status::Finished;
         change(&mut game)?;
-        if !self.store.update(&game, seq, time::now_ms()).await? {
+        let now = time::now_ms();
+        // The end of a game is stored with what it does to its players: their archive and,
+        // rated, both ratings, all in one transaction.
+        let stored = if !was_over && game.status == Status::Finished {
+            self.store.update_finished(&mut game, seq, now).await?
+        } else {
+            self.store.update(&game, seq, now).await?
+        };
+        if !stored {
             return Err(GameError::Changed.into());
         }
         metrics::counter!("konane_moves_total").increment(game.ply().saturating_sub(played) as u64);

@@ -7,7 +7,8 @@ use konane_engine::Level;
 use serde::{Deserialize, Serialize};
 
 use crate::game::{
-    ClockState, EndReason, GameError, GameResult, Mode, Seat, SeatToken, ServedGame, Status,
+    ClockState, EndReason, GameError, GameResult, Mode, Seat, SeatRating, SeatToken, ServedGame,
+    Status,
 };
 use crate::name::PlayerName;
 
@@ -20,6 +21,12 @@ pub struct RowSeat {
     pub engine: bool,
     /// A display name.
     pub name: Option<String>,
+    /// The player's account.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub account: Option<String>,
+    /// The player's rating for this game.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rating: Option<SeatRating>,
 }
 
 /// A result as stored: the winner's colour and the reason's code (older rows: a sentence).
@@ -61,6 +68,9 @@ pub struct GameRow {
     /// The creator's address, for engine fairness.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub client: Option<String>,
+    /// The result changes the players' ratings.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub rated: bool,
 }
 
 impl GameRow {
@@ -70,6 +80,8 @@ impl GameRow {
             token: s.token.as_ref().map(|t| t.as_str().to_string()),
             engine: s.engine,
             name: s.name.as_ref().map(|n| n.as_str().to_string()),
+            account: s.account.clone(),
+            rating: s.rating,
         };
         GameRow {
             id: g.id.clone(),
@@ -88,6 +100,7 @@ impl GameRow {
             rematch: g.rematch.clone(),
             created_at: g.created_at,
             client: g.client.clone(),
+            rated: g.rated,
         }
     }
 
@@ -136,6 +149,8 @@ impl GameRow {
             token: s.token.map(SeatToken::from_stored),
             engine: s.engine,
             name: s.name.and_then(|n| PlayerName::parse(&n).ok()),
+            account: s.account,
+            rating: s.rating,
         };
         let [black, white] = self.seats;
         Ok(ServedGame {
@@ -150,6 +165,7 @@ impl GameRow {
             rematch: self.rematch,
             created_at: self.created_at,
             client: self.client,
+            rated: self.rated,
         })
     }
 }

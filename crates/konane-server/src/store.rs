@@ -38,6 +38,9 @@ pub enum StoreError {
         /// What failed.
         message: String,
     },
+    /// A rated result kept meeting other results of its players in the same moment.
+    #[error("game {0}: the players' ratings kept changing while its result was stored")]
+    Contended(String),
     /// The URL names no database we speak.
     #[error("'{0}' is not a database URL: use sqlite://FILE or postgres://...")]
     Url(String),
@@ -131,7 +134,7 @@ impl Store {
         self.backend
     }
 
-    /// The connection pool, for storage that lives beside the games (the puzzles).
+    /// The connection pool, for storage that lives beside the games (puzzles, players).
     pub(crate) fn pool(&self) -> &AnyPool {
         &self.pool
     }
@@ -242,7 +245,7 @@ impl Store {
     }
 
     /// Tells every instance (PostgreSQL) that a game changed.
-    async fn notify(&self, id: &str, seq: i64) -> Result<(), StoreError> {
+    pub(crate) async fn notify(&self, id: &str, seq: i64) -> Result<(), StoreError> {
         if self.backend == Backend::Postgres {
             sqlx::query("SELECT pg_notify($1, $2)")
                 .bind(CHANNEL)
@@ -269,7 +272,11 @@ fn insert_query(game: &ServedGame, now: i64) -> Result<Query<'static>, StoreErro
     .bind(now))
 }
 
-fn update_query(game: &ServedGame, seq: i64, now: i64) -> Result<Query<'static>, StoreError> {
+pub(crate) fn update_query(
+    game: &ServedGame,
+    seq: i64,
+    now: i64,
+) -> Result<Query<'static>, StoreError> {
     let data = serde_json::to_string(&GameRow::of(game)).map_err(|e| corrupt(&game.id, e))?;
     Ok(sqlx::query(
         "UPDATE games SET seq = $1, status = $2, listed = $3, data = $4, updated_at = $5 \
@@ -282,6 +289,11 @@ fn update_query(game: &ServedGame, seq: i64, now: i64) -> Result<Query<'static>,
     .bind(now)
     .bind(game.id.clone())
     .bind(seq))
+}
+
+/// A stored row (a game, an account, a rating) that does not read back.
+pub(crate) fn corrupt_row(id: &str, e: impl std::fmt::Display) -> StoreError {
+    corrupt(id, e)
 }
 
 fn corrupt(id: &str, e: impl std::fmt::Display) -> StoreError {

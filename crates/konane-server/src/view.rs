@@ -5,6 +5,7 @@ use konane_core::{AnyPosition, Color, Phase};
 use serde::{Deserialize, Serialize};
 
 use crate::game::{Mode, ServedGame, Status};
+use crate::ratings::Category;
 
 /// A colour as the API spells it.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
@@ -58,6 +59,18 @@ pub struct PlayerView {
     pub level: Option<u8>,
     /// Taken by a person or the engine.
     pub seated: bool,
+    /// The player has an account: the name is theirs and links to their profile.
+    #[serde(default)]
+    pub registered: bool,
+    /// The player's rating in the game's category when the game began.
+    #[serde(default)]
+    pub rating: Option<i32>,
+    /// Whether that rating is still provisional (shown with `?`).
+    #[serde(default)]
+    pub provisional: bool,
+    /// What the result of a rated game changed the rating by, once over.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rating_change: Option<i32>,
 }
 
 /// Both players.
@@ -122,6 +135,12 @@ pub struct GameView {
     pub legal_moves: Vec<String>,
     /// Who plays.
     pub players: PlayersView,
+    /// The result changes both players' ratings.
+    #[serde(default)]
+    pub rated: bool,
+    /// The rating category, if the game has one (rated or casual).
+    #[serde(default)]
+    pub category: Option<Category>,
     /// The clock of a timed game.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub clock: Option<ClockView>,
@@ -153,6 +172,10 @@ impl GameView {
                 engine: seat.engine,
                 level: if seat.engine { level } else { None },
                 seated: seat.is_taken(),
+                registered: seat.account.is_some(),
+                rating: seat.rating.map(|r| r.rating),
+                provisional: seat.rating.is_some_and(|r| r.provisional),
+                rating_change: seat.rating.and_then(|r| r.change),
             }
         };
         GameView {
@@ -175,6 +198,8 @@ impl GameView {
                 black: player(Color::Black),
                 white: player(Color::White),
             },
+            rated: g.rated,
+            category: g.category(),
             clock: g.clock.as_ref().map(|c| ClockView {
                 initial_ms: c.initial_ms,
                 increment_ms: c.increment_ms,
@@ -262,6 +287,18 @@ pub struct LobbyGame {
     pub free_seat: Side,
     /// The host's name.
     pub host: Option<String>,
+    /// The host's rating in the game's category.
+    #[serde(default)]
+    pub host_rating: Option<i32>,
+    /// Whether it is still provisional.
+    #[serde(default)]
+    pub host_provisional: bool,
+    /// The game is rated: only logged-in players may join.
+    #[serde(default)]
+    pub rated: bool,
+    /// Its rating category, if it has one.
+    #[serde(default)]
+    pub category: Option<Category>,
     /// When it was opened (Unix ms).
     pub created_at: i64,
 }
@@ -274,6 +311,8 @@ impl LobbyGame {
         } else {
             Side::Black
         };
+        let host = g.seats.iter().find(|s| s.token.is_some());
+        let rating = host.and_then(|s| s.rating);
         LobbyGame {
             id: g.id.clone(),
             size: g.game.size().to_string(),
@@ -283,10 +322,11 @@ impl LobbyGame {
                 increment_ms: c.increment_ms,
             }),
             free_seat: free,
-            host: g
-                .seats
-                .iter()
-                .find_map(|s| s.name.as_ref().map(|n| n.as_str().to_string())),
+            host: host.and_then(|s| s.name.as_ref().map(|n| n.as_str().to_string())),
+            host_rating: rating.map(|r| r.rating),
+            host_provisional: rating.is_some_and(|r| r.provisional),
+            rated: g.rated,
+            category: g.category(),
             created_at: g.created_at,
         }
     }

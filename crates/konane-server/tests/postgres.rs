@@ -133,3 +133,32 @@ async fn engine_games_and_clocks_on_postgres() {
         .await;
     assert_eq!(over["result"]["reason"], "timeout");
 }
+
+/// A rated game ended at the same moment by both players through both instances, and
+/// asked for on both: both ratings change exactly once, and both archives list it once.
+#[tokio::test]
+async fn two_instances_rate_a_game_once() {
+    let Some(url) = database() else { return };
+    let a = start_with(0, Some(url.clone())).await;
+    let b = start_with(0, Some(url)).await;
+    // Names of their own: the database is shared with the other tests and earlier runs.
+    let tag = {
+        let mut bytes = [0u8; 4];
+        getrandom::fill(&mut bytes).unwrap();
+        u32::from_le_bytes(bytes) % 1_000_000
+    };
+    let mut ana = a.player(&format!("ana{tag}"), "127.0.0.2");
+    let mut kai = b.player(&format!("kai{tag}"), "127.0.0.3");
+    a.register(&mut ana, "a good long password").await;
+    b.register(&mut kai, "a good long password").await;
+    for _ in 0..3 {
+        let (id, black, white) = common::rated_game(&a, &mut ana, &b, &mut kai).await;
+        common::finish_from_everywhere(&a, &b, &id, &black, &white).await;
+    }
+    for (server, name) in [(&a, &ana.name), (&b, &kai.name)] {
+        let (_, profile) = server.json(&format!("/api/players/{name}")).await;
+        assert_eq!(profile["ratings"]["blitz"]["games"], 3, "{profile}");
+        let (_, page) = server.json(&format!("/api/players/{name}/games")).await;
+        assert_eq!(page["games"].as_array().unwrap().len(), 3, "{page}");
+    }
+}

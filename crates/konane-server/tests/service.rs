@@ -338,7 +338,16 @@ async fn two_players_asking_for_a_rematch_at_once_land_in_the_same_game() {
 #[tokio::test]
 async fn names_that_do_not_show_as_themselves_are_refused() {
     let s = start().await;
-    for name in ["Ana\u{202E}gnik", "A\u{200B}na", "x\u{7}", &"n".repeat(41)] {
+    for (name, reason) in [
+        ("Ana\u{202E}gnik", "hidden_character"),
+        ("A\u{200B}na", "hidden_character"),
+        ("xy\u{7}", "hidden_character"),
+        (&"n".repeat(21), "too_long"),
+        ("A", "too_short"),
+        ("Ana Kai", "bad_character"),
+        ("Computer", "reserved"),
+        ("engine-level-5", "reserved"),
+    ] {
         let r = s
             .client
             .post(s.url("/api/games"))
@@ -349,10 +358,12 @@ async fn names_that_do_not_show_as_themselves_are_refused() {
         assert_eq!(r.status(), StatusCode::BAD_REQUEST, "{name:?}");
         let body: Value = r.json().await.unwrap();
         assert_eq!(body["error"], "bad_name", "{body}");
+        assert_eq!(body["reason"], reason, "{name:?}: {body}");
+        assert_eq!(body["params"]["max"], 20, "{body}");
     }
     let created = s
-        .create(json!({"mode": "friend", "name": "  Kōnane Kai  "}))
+        .create(json!({"mode": "friend", "name": "  Kōnane_Kai  "}))
         .await;
     let seat = created["seat"].as_str().unwrap();
-    assert_eq!(created["game"]["players"][seat]["name"], "Kōnane Kai");
+    assert_eq!(created["game"]["players"][seat]["name"], "Kōnane_Kai");
 }

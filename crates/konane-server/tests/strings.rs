@@ -161,6 +161,10 @@ fn every_code_the_server_sends_is_worded() {
     keys.extend(ApiError::NOTATION_REASONS.map(|code| format!("notation.{code}")));
     keys.extend(EndReason::ALL.map(|r| format!("end.{}", r.code())));
     keys.extend(ApiError::CODES.map(|code| format!("error.{code}")));
+    keys.extend(konane_server::name::NameError::CODES.map(|code| format!("name.{code}")));
+    keys.extend(
+        konane_server::account::PasswordError::CODES.map(|code| format!("password.{code}")),
+    );
     let missing: Vec<_> = keys.iter().filter(|k| !english.contains_key(*k)).collect();
     assert!(missing.is_empty(), "en.json lacks {missing:?}");
 }

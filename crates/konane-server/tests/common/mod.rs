@@ -299,3 +299,136 @@ pub fn first_legal(state: &Value) -> String {
         .expect("a legal move")
         .to_string()
 }
+
+/// A player in the tests: an HTTP client from its own loopback address and, once
+/// registered or logged in, the session cookie.
+pub struct Player {
+    pub client: reqwest::Client,
+    pub cookie: Option<String>,
+    pub name: String,
+}
+
+impl TestServer {
+    /// A player from `addr`, not logged in.
+    pub fn player(&self, name: &str, addr: &str) -> Player {
+        Player {
+            client: self.client_from(addr),
+            cookie: None,
+            name: name.to_string(),
+        }
+    }
+
+    /// Sends a JSON request as `p`; returns the status and body (null when empty), and
+    /// takes the session cookie of the answer.
+    pub async fn send(
+        &self,
+        p: &mut Player,
+        method: reqwest::Method,
+        path: &str,
+        body: Option<Value>,
+    ) -> (StatusCode, Value) {
+        let mut req = p.client.request(method, self.url(path));
+        if let Some(c) = &p.cookie {
+            req = req.header("cookie", c);
+        }
+        // The page declares JSON on every POST, with a body or without.
+        req = match body {
+            Some(b) => req.json(&b),
+            None => req.header("content-type", "application/json"),
+        };
+        let r = req.send().await.unwrap();
+        if let Some(set) = r.headers().get("set-cookie") {
+            let pair = set.to_str().unwrap().split(';').next().unwrap().to_string();
+            p.cookie = (!pair.ends_with('=')).then_some(pair);
+        }
+        let status = r.status();
+        let text = r.text().await.unwrap();
+        let body = if text.is_empty() {
+            Value::Null
+        } else {
+            serde_json::from_str(&text).unwrap_or(Value::String(text))
+        };
+        (status, body)
+    }
+
+    /// Registers `p` with `password` (and so logs them in).
+    pub async fn register(&self, p: &mut Player, password: &str) {
+        let body = json!({"name": p.name, "password": password});
+        let (status, answer) = self
+            .send(p, reqwest::Method::POST, "/api/accounts", Some(body))
+            .await;
+        assert_eq!(status, StatusCode::CREATED, "{answer}");
+        assert!(p.cookie.is_some(), "registering logs in");
+    }
+
+    /// A JSON GET of this server.
+    pub async fn json(&self, path: &str) -> (StatusCode, Value) {
+        let r = self.client.get(self.url(path)).send().await.unwrap();
+        (r.status(), r.json().await.unwrap_or(Value::Null))
+    }
+}
+
+/// A rated 6+0 game between two logged-in players, started: (id, black's token, white's
+/// token). `host` opens the invitation as Black on `a`; `guest` joins through `b`.
+pub async fn rated_game(
+    a: &TestServer,
+    host: &mut Player,
+    b: &TestServer,
+    guest: &mut Player,
+) -> (String, String, String) {
+    let body = json!({"mode": "friend", "color": "black", "rated": true, "clock": {"minutes": 6}});
+    let (status, created) = a
+        .send(host, reqwest::Method::POST, "/api/games", Some(body))
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{created}");
+    let id = created["id"].as_str().unwrap().to_string();
+    let (status, joined) = b
+        .send(
+            guest,
+            reqwest::Method::POST,
+            &format!("/api/games/{id}/join"),
+            None,
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{joined}");
+    let black = created["token"].as_str().unwrap().to_string();
+    let white = joined["token"].as_str().unwrap().to_string();
+    (id, black, white)
+}
+
+/// Ends a started rated game from every side at once: both players resign through both
+/// instances while both instances are asked for the game. Exactly one resignation wins.
+pub async fn finish_from_everywhere(
+    a: &TestServer,
+    b: &TestServer,
+    id: &str,
+    black: &str,
+    white: &str,
+) -> Value {
+    let resign = |s: &TestServer, token: &str| {
+        let req = s
+            .client
+            .post(s.url(&format!("/api/games/{id}/resign")))
+            .header("content-type", "application/json")
+            .bearer_auth(token.to_string())
+            .send();
+        async move { req.await.unwrap().status() }
+    };
+    let (r1, r2, r3, r4, _, _) = tokio::join!(
+        resign(a, black),
+        resign(b, white),
+        resign(b, black),
+        resign(a, white),
+        a.get(id),
+        b.get(id),
+    );
+    let won = [r1, r2, r3, r4]
+        .iter()
+        .filter(|s| **s == StatusCode::OK)
+        .count();
+    assert_eq!(
+        won, 1,
+        "exactly one resignation is stored: {r1} {r2} {r3} {r4}"
+    );
+    a.get(id).await
+}

@@ -272,6 +272,14 @@ impl WebDriverCompatibleCommand for BrowserLog {
     }
 }
 
+/// Forgets the console's log so far: the refusals a test asked for on purpose show there
+/// as failed loads.
+pub async fn clear_console(c: &Client) {
+    c.issue_cmd(BrowserLog)
+        .await
+        .expect("chromedriver gives the console log");
+}
+
 /// Fails when the page wrote an error to the console since the last call.
 pub async fn assert_no_console_errors(c: &Client, what: &str) {
     let log = c

@@ -1,0 +1,263 @@
+//! Players in two real headless Chromiums against the real `konane serve`: both register
+//! on the account screen, one invites the other to a rated 6+0 game, the game ends, and
+//! both profiles show the new ratings, the graph and the game in the archive. A guest's
+//! name is refused with the reason in the page's language. Screenshots of the account and
+//! profile screens at phone and desktop size, light and dark, in three languages
+//! (target/screenshots/players-*.png).
+//!
+//! Needs Debian's `chromium` and `chromium-driver`; without them the tests say so and pass,
+//! except under `CI=true`, where they must run.
+
+mod common;
+#[path = "common/browser.rs"]
+mod rig;
+
+use fantoccini::{Client, Locator};
+use rig::*;
+use serde_json::json;
+
+async fn fill(c: &Client, form: &str, field: &str, value: &str) {
+    let css = format!("[data-form='{form}'] [data-field='{field}']");
+    let input = wait_for(c, &css, 10).await;
+    input.clear().await.unwrap();
+    input.send_keys(value).await.unwrap();
+}
+
+async fn register(c: &Client, base: &str, name: &str) {
+    c.goto(&format!("{base}/account")).await.unwrap();
+    fill(c, "register", "name", name).await;
+    fill(c, "register", "password", "a good long password").await;
+    click(c, "[data-form='register'] button[type='submit']").await;
+    wait_for(c, &format!("[data-profile='{name}']"), 10).await;
+    wait_for(c, &format!("[data-account-name='{name}']"), 10).await;
+}
+
+/// The player's rating in a category as the profile shows it.
+async fn shown_rating(c: &Client, base: &str, name: &str, category: &str) -> String {
+    c.goto(&format!("{base}/@/{name}")).await.unwrap();
+    let css = format!("[data-rating='{category}'] [data-rating-value]");
+    wait_for(c, &css, 10).await;
+    text(c, &css).await
+}
+
+#[tokio::test]
+async fn two_players_register_play_a_rated_game_and_see_it_on_their_profiles() {
+    if !browsers_present() {
+        return;
+    }
+    let rig = rig("players");
+    let ana = rig.browser("ana", 1280, 900).await;
+    let kai = rig.browser("kai", 390, 844).await;
+    register(&ana, &rig.base, "Ana").await;
+    register(&kai, &rig.base, "Kai").await;
+    assert_eq!(shown_rating(&ana, &rig.base, "Ana", "blitz").await, "1500?");
+
+    // Ana invites a friend to a rated six-minute game.
+    ana.goto(&rig.base).await.unwrap();
+    set_option(&ana, "clock", "6+0").await;
+    wait_for(&ana, "[data-rated-choice]:not([hidden])", 10).await;
+    click(&ana, "[data-rated]").await;
+    click(&ana, "[data-start='friend']").await;
+    let what = || "the invitation never opened".to_string();
+    let id = eventually(10, what, || async {
+        let url = ana.current_url().await.ok()?;
+        url.path().strip_prefix("/game/").map(str::to_string)
+    })
+    .await;
+    kai.goto(&format!("{}/game/{id}?join", rig.base))
+        .await
+        .unwrap();
+    let what = || "Kai never got a seat".to_string();
+    eventually(10, what, || async {
+        let seat: Option<String> = kai
+            .execute(
+                "return JSON.parse(localStorage.getItem('konane.tokens') || '{}')[arguments[0]]?.seat ?? null;",
+                vec![json!(id)],
+            )
+            .await
+            .ok()?
+            .as_str()
+            .map(str::to_string);
+        seat
+    })
+    .await;
+    let game: serde_json::Value = reqwest::get(format!("{}/api/games/{id}", rig.base))
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(game["rated"], true, "{game}");
+    assert_eq!(game["category"], "blitz");
+    let names = [
+        &game["players"]["black"]["name"],
+        &game["players"]["white"]["name"],
+    ];
+    assert!(
+        names.contains(&&json!("Ana")) && names.contains(&&json!("Kai")),
+        "{game}"
+    );
+    screenshot(&kai, "players-rated-game-phone").await;
+
+    // Kai gives up (through the API with the seat token the page keeps: the resign
+    // button's confirmation is the game screen's own business).
+    let status = kai
+        .execute(
+            "const t = JSON.parse(localStorage.getItem('konane.tokens'))[arguments[0]].token;
+             return fetch(`/api/games/${arguments[0]}/resign`, {method: 'POST',
+               headers: {'content-type': 'application/json', authorization: `Bearer ${t}`}}).then(r => r.status);",
+            vec![json!(id)],
+        )
+        .await
+        .unwrap();
+    assert_eq!(status, json!(200));
+
+    let ana_rating: i64 = shown_rating(&ana, &rig.base, "Ana", "blitz")
+        .await
+        .trim_end_matches('?')
+        .parse()
+        .unwrap();
+    let kai_rating: i64 = shown_rating(&kai, &rig.base, "Kai", "blitz")
+        .await
+        .trim_end_matches('?')
+        .parse()
+        .unwrap();
+    assert!(
+        ana_rating > 1500 && kai_rating < 1500,
+        "{ana_rating} {kai_rating}"
+    );
+    for (c, name, outcome) in [(&ana, "Ana", "win"), (&kai, "Kai", "loss")] {
+        c.goto(&format!("{}/@/{name}", rig.base)).await.unwrap();
+        wait_for(c, &format!("[data-archive-game='{id}']"), 10).await;
+        let shown = attr(c, "[data-archive-game] [data-outcome]", "data-outcome").await;
+        assert_eq!(shown.as_deref(), Some(outcome), "{name}");
+        wait_for(c, "[data-graph='blitz'] polyline", 10).await;
+        // The export holds the game's record.
+        let href = attr(c, "[data-export]", "href").await.unwrap();
+        let records = reqwest::get(format!("{}{href}", rig.base))
+            .await
+            .unwrap()
+            .text()
+            .await
+            .unwrap();
+        assert!(
+            records.contains(&format!("Rated blitz game {id}")),
+            "{records}"
+        );
+        assert!(records.contains("[BlackElo \"1500\"]"), "{records}");
+        // Nothing on the profile is wider than the screen.
+        let wide = c
+            .execute(
+                "return [...document.querySelectorAll('body *')].filter(e => e.getBoundingClientRect().right > document.documentElement.clientWidth + 1).length;",
+                vec![],
+            )
+            .await
+            .unwrap();
+        assert_eq!(wide, json!(0), "{name}'s profile is wider than the screen");
+        assert_no_console_errors(c, &format!("{name}'s profile")).await;
+    }
+    for (c, tag) in [(&ana, "desktop"), (&kai, "phone")] {
+        for scheme in ["light", "dark"] {
+            emulate(c, scheme, "reduce").await;
+            screenshot(c, &format!("players-profile-{tag}-{scheme}")).await;
+            c.execute(
+                "document.querySelector('[data-archive]').scrollIntoView();",
+                vec![],
+            )
+            .await
+            .unwrap();
+            screenshot(c, &format!("players-archive-{tag}-{scheme}")).await;
+            c.execute("window.scrollTo(0, 0);", vec![]).await.unwrap();
+        }
+    }
+    // The leaderboard waits for established ratings.
+    ana.goto(&format!("{}/players", rig.base)).await.unwrap();
+    wait_for(&ana, "[data-leaderboard='blitz']", 10).await;
+    screenshot(&ana, "players-leaderboards-desktop").await;
+}
+
+#[tokio::test]
+async fn a_guest_name_is_checked_and_kept_and_wrong_logins_are_worded() {
+    if !browsers_present() {
+        return;
+    }
+    let rig = rig("guest");
+    for (code, w, h, scheme) in [
+        ("en", 1280, 900, "light"),
+        ("de", 390, 844, "dark"),
+        ("cs", 390, 844, "light"),
+    ] {
+        let c = rig
+            .browser_speaking(&format!("guest-{code}"), w, h, code)
+            .await;
+        emulate(&c, scheme, "reduce").await;
+        c.goto(&format!("{}/account", rig.base)).await.unwrap();
+        let words = strings(code);
+        wait_for(&c, "[data-form='guest']", 10).await;
+        assert_no_console_errors(&c, "the account screen").await;
+        // Spaces are refused before anything is sent.
+        fill(&c, "guest", "guest", "Ana Kai").await;
+        click(&c, "[data-form='guest'] button[type='submit']").await;
+        let notice = text(&c, "[data-form='guest'] [data-form-notice]").await;
+        assert_eq!(notice, words["name.bad_character_local"].as_str().unwrap());
+        // The server's reason comes back worded in the page's language.
+        fill(&c, "register", "name", "Computer").await;
+        fill(&c, "register", "password", "a good long password").await;
+        click(&c, "[data-form='register'] button[type='submit']").await;
+        let what = || "the reserved name was never refused".to_string();
+        let refused = eventually(10, what, || async {
+            let t = text(&c, "[data-form='register'] [data-form-notice]").await;
+            (!t.is_empty()).then_some(t)
+        })
+        .await;
+        let reserved = words["name.reserved"]
+            .as_str()
+            .unwrap()
+            .replace("{name}", "Computer");
+        assert_eq!(refused, reserved);
+        fill(&c, "login", "name", "nobody").await;
+        fill(&c, "login", "password", "wrong password").await;
+        click(&c, "[data-form='login'] button[type='submit']").await;
+        let what = || "the wrong login was never refused".to_string();
+        let wrong = eventually(10, what, || async {
+            let t = text(&c, "[data-form='login'] [data-form-notice]").await;
+            (!t.is_empty()).then_some(t)
+        })
+        .await;
+        assert_eq!(wrong, words["error.wrong_credentials"].as_str().unwrap());
+        fill(&c, "guest", "guest", "Lani").await;
+        click(&c, "[data-form='guest'] button[type='submit']").await;
+        let what = || "the guest name was never saved".to_string();
+        eventually(10, what, || async {
+            let t = text(&c, "[data-form='guest'] [data-form-notice]").await;
+            (t == words["account.saved"].as_str().unwrap()).then_some(())
+        })
+        .await;
+        clear_console(&c).await;
+        let tag = if w > 400 { "desktop" } else { "phone" };
+        screenshot(&c, &format!("players-account-{code}-{tag}-{scheme}")).await;
+        // A game the guest opens carries the name.
+        c.goto(&rig.base).await.unwrap();
+        click(&c, "[data-start='friend']").await;
+        let what = || "the friend game never opened".to_string();
+        let id = eventually(10, what, || async {
+            let url = c.current_url().await.ok()?;
+            url.path().strip_prefix("/game/").map(str::to_string)
+        })
+        .await;
+        let game: serde_json::Value = reqwest::get(format!("{}/api/games/{id}", rig.base))
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        let seated = ["black", "white"]
+            .into_iter()
+            .find(|s| game["players"][s]["seated"] == true)
+            .unwrap();
+        assert_eq!(game["players"][seated]["name"], "Lani", "{game}");
+        assert_eq!(game["players"][seated]["registered"], false);
+        assert!(c.find(Locator::Css("[data-login-link]")).await.is_ok());
+        assert_no_console_errors(&c, "a guest's game").await;
+    }
+}

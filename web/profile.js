@@ -1,0 +1,151 @@
+// A player's profile `/@/<name>`: ratings per category with their history drawn, games
+// won and lost by colour, and the archive of games with filters and pages. And the
+// leaderboards `/players`.
+
+import { api } from "./api.js";
+import { h } from "./dom.js";
+import { language, t } from "./i18n.js";
+import { errorText } from "./game.js";
+
+const SVG = "http://www.w3.org/2000/svg";
+const CATEGORIES = ["bullet", "blitz", "rapid", "classical"];
+
+function svg(tag, attrs, ...children) {
+  const e = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+  e.append(...children);
+  return e;
+}
+
+/** A rating as players read it: "1523", or "1500?" while provisional. */
+export function ratingText(rating, provisional) {
+  return `${rating}${provisional ? "?" : ""}`;
+}
+
+/** The rating after each rated game as a line, with the lowest and highest marked. */
+function graph(category, points) {
+  const w = 320;
+  const hgt = 120;
+  const pad = 28;
+  const values = [1500, ...points.map((p) => p.rating)];
+  const lo = Math.floor(Math.min(...values) / 50) * 50;
+  const hi = Math.max(Math.ceil(Math.max(...values) / 50) * 50, lo + 50);
+  const x = (i) => pad + (i * (w - pad - 6)) / Math.max(1, values.length - 1);
+  const y = (v) => 6 + ((hi - v) * (hgt - 18)) / (hi - lo);
+  const line = values.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" ");
+  const label = t("profile.graph", { category: t(`category.${category}`), games: points.length, rating: Math.round(values.at(-1)) });
+  return svg("svg", { viewBox: `0 0 ${w} ${hgt}`, class: "rating-graph", role: "img", "aria-label": label, "data-graph": category },
+    svg("title", {}, label),
+    svg("line", { x1: pad, y1: y(hi), x2: w, y2: y(hi), class: "grid" }),
+    svg("line", { x1: pad, y1: y(lo), x2: w, y2: y(lo), class: "grid" }),
+    svg("text", { x: 0, y: y(hi) + 4, class: "axis" }, String(hi)),
+    svg("text", { x: 0, y: y(lo) + 4, class: "axis" }, String(lo)),
+    svg("polyline", { points: line, class: "curve" }),
+    svg("circle", { cx: x(values.length - 1), cy: y(values.at(-1)), r: 3.5, class: "dot" }));
+}
+
+function opponentText(g) {
+  if (g.opponent_level) return t("player.engine", { level: g.opponent_level });
+  return g.opponent ?? t("player.guest");
+}
+
+function gameRow(g) {
+  const date = new Date(g.ended_at).toLocaleDateString(language());
+  const change = g.rating_before != null && g.rating_after != null ? Math.round(g.rating_after) - Math.round(g.rating_before) : null;
+  const opponent = g.opponent_registered && g.opponent
+    ? h("a", { href: `/@/${encodeURIComponent(g.opponent)}` }, g.opponent)
+    : opponentText(g);
+  return h("li", { class: `archive-game ${g.outcome}`, "data-archive-game": g.id },
+    h("a", { href: `/game/${g.id}`, class: "result", "data-outcome": g.outcome }, t(`outcome.${g.outcome}`)),
+    h("span", {}, t("profile.as", { color: t(`color.${g.color}`) }), " · ", t("profile.against"), " ", opponent),
+    h("span", { class: "muted" }, [g.category ? t(`category.${g.category}`) : g.size, t(g.rated ? "profile.rated" : "profile.casual"), t(`end.short.${g.reason}`), date].join(" · ")),
+    change === null ? "" : h("b", { class: change >= 0 ? "gain" : "loss" }, change >= 0 ? `+${change}` : String(change)));
+}
+
+/** Shows a player's profile. */
+export async function profileScreen(app, name, go) {
+  document.title = `${name} · Kōnane`;
+  let profile;
+  try {
+    profile = await api.player(name);
+  } catch (e) {
+    app.replaceChildren(h("div", { class: "start" }, h("h1", {}, name), h("p", { role: "alert" }, e.status === 404 ? t("profile.none") : errorText(e))));
+    return null;
+  }
+  const played = CATEGORIES.filter((c) => profile.ratings[c]?.games > 0);
+  const ratings = h("div", { class: "ratings" }, ...CATEGORIES.map((c) => {
+    const r = profile.ratings[c];
+    return h("section", { class: "card rating", "data-rating": c },
+      h("h2", {}, t(`category.${c}`)),
+      h("b", { class: "rating-value", "data-rating-value": "" }, ratingText(r.rating, r.provisional)),
+      h("span", { class: "muted" }, t("profile.rated-games", { games: r.games })));
+  }));
+  // A graph for each category played in: the others have nothing to draw.
+  const graphs = h("div", { class: "graphs" }, ...played.map((c) =>
+    h("figure", { class: "card" }, h("figcaption", {}, t("profile.history", { category: t(`category.${c}`) })), graph(c, profile.ratings[c].history))));
+  const tally = profile.tally;
+  const counts = h("p", { class: "tally", "data-tally": "" },
+    t("profile.tally", { games: tally.black_wins + tally.black_losses + tally.white_wins + tally.white_losses, wins: tally.black_wins + tally.white_wins, losses: tally.black_losses + tally.white_losses }), " · ",
+    t("profile.by-color", { color: t("color.black"), wins: tally.black_wins, losses: tally.black_losses }), " · ",
+    t("profile.by-color", { color: t("color.white"), wins: tally.white_wins, losses: tally.white_losses }));
+  const choose = (key, values) => h("label", {}, t(`profile.filter.${key}`), " ",
+    h("select", { "data-filter": key }, h("option", { value: "" }, t("profile.filter.all")), ...values.map(([v, text]) => h("option", { value: v }, text))));
+  const filters = h("div", { class: "filters" },
+    choose("rated", [["true", t("profile.rated")], ["false", t("profile.casual")]]),
+    choose("category", CATEGORIES.map((c) => [c, t(`category.${c}`)])),
+    choose("outcome", [["win", t("outcome.win")], ["loss", t("outcome.loss")]]),
+    h("label", {}, t("profile.filter.opponent"), " ", h("input", { type: "search", "data-filter": "opponent", maxlength: 20, size: 10 })));
+  const list = h("ol", { class: "archive", "data-archive": "" });
+  const older = h("button", { type: "button", "data-page": "older" }, t("profile.older"));
+  const newer = h("button", { type: "button", "data-page": "newer" }, t("profile.newer"));
+  let page = 0;
+  const show = async () => {
+    const query = { page };
+    for (const f of filters.querySelectorAll("[data-filter]")) if (f.value.trim()) query[f.dataset.filter] = f.value.trim();
+    try {
+      const r = await api.playerGames(profile.name, query);
+      list.replaceChildren(...(r.games.length ? r.games.map(gameRow) : [h("li", { class: "muted" }, t("profile.no-games"))]));
+      older.hidden = !r.more;
+      newer.hidden = page === 0;
+    } catch (e) {
+      list.replaceChildren(h("li", { role: "alert" }, errorText(e)));
+    }
+  };
+  filters.addEventListener("change", () => {
+    page = 0;
+    show();
+  });
+  older.addEventListener("click", () => {
+    page++;
+    show();
+  });
+  newer.addEventListener("click", () => {
+    page = Math.max(0, page - 1);
+    show();
+  });
+  app.replaceChildren(h("div", { class: "profile", "data-profile": profile.name },
+    h("h1", {}, profile.name, " ", h("a", { href: "/players", class: "side-link" }, t("profile.leaderboards"))),
+    ratings,
+    played.length ? graphs : h("p", { class: "muted" }, t("profile.new")),
+    h("section", { class: "games", "aria-labelledby": "games-title" },
+      h("h2", { id: "games-title" }, t("profile.games")), counts, filters, list,
+      h("div", { class: "pages" }, newer, older,
+        h("a", { href: `/api/players/${encodeURIComponent(profile.name)}/games.txt`, download: "", "data-export": "" }, t("profile.export"))))));
+  await show();
+  return null;
+}
+
+/** Shows the leaderboards, one per category. */
+export async function leaderboardScreen(app) {
+  document.title = `${t("leaderboard.title")} · Kōnane`;
+  const boards = await Promise.all(CATEGORIES.map((c) => api.leaderboard(c).catch(() => null)));
+  app.replaceChildren(h("div", { class: "leaderboards" },
+    h("h1", {}, t("leaderboard.title")),
+    h("p", { class: "lead" }, t("leaderboard.lead", { games: boards.find(Boolean)?.min_games ?? 10 })),
+    h("div", { class: "ratings" }, ...boards.map((b, i) => h("section", { class: "card", "data-leaderboard": CATEGORIES[i] },
+      h("h2", {}, t(`category.${CATEGORIES[i]}`)),
+      b?.players.length
+        ? h("ol", {}, ...b.players.map((p) => h("li", {}, h("a", { href: `/@/${encodeURIComponent(p.name)}` }, p.name), " ", h("b", {}, String(Math.round(p.rating))))))
+        : h("p", { class: "muted" }, t("leaderboard.none")))))));
+  return null;
+}
