@@ -52,6 +52,7 @@ pub fn router(state: Shared) -> Router {
         .route("/position", post(position))
         .merge(crate::puzzles::router())
         .merge(crate::players::router())
+        .merge(crate::pairing::router())
         .fallback(|| async { ApiError::NoRoute })
         .layer(middleware::from_fn_with_state(
             Arc::clone(&state),
@@ -103,7 +104,7 @@ fn bearer(headers: &HeaderMap) -> Option<&str> {
 }
 
 /// A seat token, or a 500 when the system has no randomness to give.
-fn token() -> Result<SeatToken, ApiError> {
+pub(crate) fn token() -> Result<SeatToken, ApiError> {
     SeatToken::random().map_err(|e| ApiError::Internal(format!("no randomness: {e}")))
 }
 
@@ -125,16 +126,18 @@ pub(crate) fn random_id() -> Result<String, ApiError> {
 /// Largest board the engine plays itself on: watching costs a deep search a move.
 const MAX_SELF_PLAY_SQUARES: usize = 100;
 
+/// A clock as a request asks for it: minutes and an increment in seconds.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct ClockRequest {
+pub(crate) struct ClockRequest {
     minutes: f64,
     #[serde(default)]
     increment: f64,
 }
 
 impl ClockRequest {
-    fn clock(&self) -> Result<ClockState, ApiError> {
+    /// The clock, if its values are allowed.
+    pub(crate) fn clock(&self) -> Result<ClockState, ApiError> {
         if self.minutes > 0.0 && self.minutes <= 180.0 && (0.0..=60.0).contains(&self.increment) {
             Ok(ClockState::new(
                 (self.minutes * 60_000.0).round() as i64,
@@ -210,7 +213,7 @@ fn parse_name(name: Option<&str>) -> Result<Option<PlayerName>, ApiError> {
 
 /// The seat a person takes with `token`: the logged-in account's name, or a guest's name,
 /// which may not be an account's (nobody passes for a registered player).
-async fn person(
+pub(crate) async fn person(
     state: &Shared,
     viewer: Viewer,
     name: Option<&str>,

@@ -502,7 +502,13 @@ impl ServedGame {
                 if let Some(clock) = &mut self.clock {
                     clock.remaining_ms[turn.index()] = 0;
                 }
-                self.finish(Some(turn.opponent()), EndReason::Timeout);
+                // Before both players have moved nobody has lost yet: a player who never
+                // came (a pairing whose page closed) costs the other no rating.
+                if self.ply() < 2 {
+                    self.finish(None, EndReason::Aborted);
+                } else {
+                    self.finish(Some(turn.opponent()), EndReason::Timeout);
+                }
                 true
             }
             _ => false,

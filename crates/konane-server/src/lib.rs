@@ -18,11 +18,13 @@ pub mod limits;
 pub mod listener;
 pub mod name;
 pub mod ops;
+pub mod pairing;
 pub mod players;
 pub mod puzzles;
 pub mod rate;
 pub mod ratings;
 pub mod row;
+pub mod seeks;
 pub mod store;
 pub mod time;
 pub mod view;
@@ -373,6 +375,10 @@ async fn janitor(state: Shared) {
             Ok(0) => {}
             Ok(n) => tracing::info!("aborted {n} game(s) nobody started"),
             Err(e) => tracing::warn!("janitor: {e}"),
+        }
+        let stale = time::now_ms() - 6 * pairing::ALIVE_MS;
+        if let Err(e) = state.store.drop_stale_seeks(stale).await {
+            tracing::warn!("janitor: seeks: {e}");
         }
     }
 }

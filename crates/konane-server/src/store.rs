@@ -259,7 +259,7 @@ impl Store {
 
 type Query<'q> = sqlx::query::Query<'q, sqlx::Any, sqlx::any::AnyArguments>;
 
-fn insert_query(game: &ServedGame, now: i64) -> Result<Query<'static>, StoreError> {
+pub(crate) fn insert_query(game: &ServedGame, now: i64) -> Result<Query<'static>, StoreError> {
     let data = serde_json::to_string(&GameRow::of(game)).map_err(|e| corrupt(&game.id, e))?;
     Ok(sqlx::query(
         "INSERT INTO games (id, seq, status, listed, data, created_at, updated_at) \

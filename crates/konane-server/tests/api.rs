@@ -463,17 +463,36 @@ async fn a_double_submit_is_accepted_once() {
 #[tokio::test]
 async fn a_clock_runs_out_while_nobody_is_there() {
     let s = start().await;
-    let created = s.create(json!({"mode": "friend", "size": "4x4", "color": "black", "clock": {"minutes": 0.005, "increment": 0}})).await;
+    let clock = json!({"minutes": 0.02, "increment": 0});
+    let created = s
+        .create(json!({"mode": "friend", "size": "4x4", "color": "black", "clock": clock}))
+        .await;
     let id = created["id"].as_str().unwrap();
+    let black = created["token"].as_str().unwrap();
     let mut ws = s.socket(id).await;
     ws.next_state(5).await;
-    let (status, _) = s.post(&format!("/api/games/{id}/join"), None).await;
+    let (status, joined) = s.post(&format!("/api/games/{id}/join"), None).await;
     assert_eq!(status, StatusCode::OK);
+    let white = joined["token"].as_str().unwrap();
+    for (ply, token) in [(0, black), (1, white)] {
+        let state = s.get(id).await;
+        let (status, body) = s.play(id, Some(token), &first_legal(&state), ply).await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+    }
     // Nobody moves and nobody asks: the server ends the game by itself.
     let over = ws.until(5, |g| g["status"] == "finished").await;
     assert_eq!(over["result"]["winner"], "white");
     assert_eq!(over["result"]["reason"], "timeout");
     assert_eq!(over["clock"]["black_ms"], 0);
+    // A clock that runs out before both players have moved ends the game without a winner.
+    let created = s
+        .create(json!({"mode": "friend", "size": "4x4", "color": "black", "clock": clock}))
+        .await;
+    let id = created["id"].as_str().unwrap();
+    s.post(&format!("/api/games/{id}/join"), None).await;
+    let over = s.wait_for(id, 5, |g| g["status"] == "finished").await;
+    assert_eq!(over["result"]["reason"], "aborted", "{over}");
+    assert_eq!(over["result"]["winner"], Value::Null);
 }
 
 #[tokio::test]

@@ -124,13 +124,16 @@ async fn engine_games_and_clocks_on_postgres() {
         .await;
     assert_eq!(watched["result"]["reason"], "no_moves");
     let timed = s
-        .create(json!({"mode": "local", "size": "4x4", "clock": {"minutes": 0.005}}))
+        .create(json!({"mode": "local", "size": "4x4", "clock": {"minutes": 0.02}}))
         .await;
-    let over = s
-        .wait_for(timed["id"].as_str().unwrap(), 5, |g| {
-            g["status"] == "finished"
-        })
-        .await;
+    let id = timed["id"].as_str().unwrap();
+    let token = timed["token"].as_str();
+    for ply in 0..2 {
+        let state = s.get(id).await;
+        let (status, body) = s.play(id, token, &first_legal(&state), ply).await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+    }
+    let over = s.wait_for(id, 5, |g| g["status"] == "finished").await;
     assert_eq!(over["result"]["reason"], "timeout");
 }
 
@@ -161,4 +164,38 @@ async fn two_instances_rate_a_game_once() {
         let (_, page) = server.json(&format!("/api/players/{name}/games")).await;
         assert_eq!(page["games"].as_array().unwrap().len(), 3, "{page}");
     }
+}
+
+/// Two players asking for a game on two instances of one database meet in one game.
+#[tokio::test]
+async fn two_instances_pair_players_from_one_pool() {
+    let Some(url) = database() else { return };
+    let a = start_with(0, Some(url.clone())).await;
+    let b = start_with(0, Some(url)).await;
+    let tag = {
+        let mut bytes = [0u8; 4];
+        getrandom::fill(&mut bytes).unwrap();
+        u32::from_le_bytes(bytes) % 1_000_000
+    };
+    let mut ana = a.player(&format!("ana{tag}"), "127.0.0.2");
+    let mut kai = b.player(&format!("kai{tag}"), "127.0.0.3");
+    a.register(&mut ana, "a good long password").await;
+    b.register(&mut kai, "a good long password").await;
+    // A clock of its own, so earlier runs' seeks on the shared database stay apart.
+    let minutes = 20.0 + f64::from(tag % 1000) / 1000.0;
+    let body = json!({"clock": {"minutes": minutes, "increment": 0}, "rated": true});
+    let (_, first) = a
+        .send(&mut ana, reqwest::Method::POST, "/api/seeks", Some(body.clone()))
+        .await;
+    assert_eq!(first["status"], "waiting", "{first}");
+    let (_, second) = b
+        .send(&mut kai, reqwest::Method::POST, "/api/seeks", Some(body))
+        .await;
+    assert_eq!(second["status"], "paired", "{second}");
+    let path = format!("/api/seeks/{}", first["id"].as_str().unwrap());
+    let (_, first) = a.send(&mut ana, reqwest::Method::GET, &path, None).await;
+    assert_eq!(first["game"], second["game"]);
+    let id = first["game"].as_str().unwrap();
+    assert_eq!(a.get(id).await["category"], "rapid");
+    assert_eq!(b.get(id).await["status"], "playing");
 }

@@ -432,3 +432,13 @@ pub async fn finish_from_everywhere(
     );
     a.get(id).await
 }
+
+/// `p` asks for an opponent at 6+0 (`rated` or casual) on `s`; returns the seek's answer.
+pub async fn seek(s: &TestServer, p: &mut Player, rated: bool) -> Value {
+    let body = json!({"clock": {"minutes": 6, "increment": 0}, "rated": rated});
+    let (status, answer) = s
+        .send(p, reqwest::Method::POST, "/api/seeks", Some(body))
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{answer}");
+    answer
+}

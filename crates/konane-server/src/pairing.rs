@@ -1,0 +1,279 @@
+//! Quick pairing (`docs/api.md`): a player asks for a time control, rated or casual, and is
+//! paired with a waiting player of similar rating; the range widens while they wait. The
+//! page asks every second or so; a seek whose page stopped asking is dead.
+
+use axum::extract::rejection::JsonRejection;
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use konane_core::{Color, Game, Opening, Size};
+use serde::{Deserialize, Serialize};
+
+use crate::api::{ClockRequest, person, random_id, token};
+use crate::error::ApiError;
+use crate::game::{Mode, ServedGame, Status};
+use crate::players::Viewer;
+use crate::ratings::Category;
+use crate::seeks::Seek;
+use crate::time::now_ms;
+use crate::view::SeatView;
+use crate::{Shared, time};
+
+/// A seek whose page has not asked for this long is left out of pairing (ms).
+pub const ALIVE_MS: i64 = 10_000;
+/// The rating difference accepted at once.
+const FIRST_RANGE: f64 = 150.0;
+/// And added for every second of waiting.
+const RANGE_PER_SECOND: f64 = 50.0;
+/// The widest range: beyond it, better to wait than to meet a far stronger player.
+const MAX_RANGE: f64 = 1_000.0;
+
+/// The rating difference a seek accepts after waiting since `created_at`.
+pub fn range(created_at: i64, now: i64) -> f64 {
+    let waited = (now - created_at).max(0) as f64 / 1000.0;
+    (FIRST_RANGE + RANGE_PER_SECOND * waited).min(MAX_RANGE)
+}
+
+/// Whether two seeks may be paired now: not one account twice, ratings within the
+/// narrower of their ranges.
+pub fn compatible(a: &Seek, b: &Seek, now: i64) -> bool {
+    let same_account = a.account.is_some() && a.account == b.account;
+    let allowed = range(a.created_at, now).min(range(b.created_at, now));
+    !same_account && (a.rating - b.rating).abs() <= allowed
+}
+
+/// The pairing routes, merged into the API router.
+pub fn router() -> Router<Shared> {
+    Router::new()
+        .route("/seeks", post(create))
+        .route("/seeks/{id}", get(show).delete(cancel))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SeekRequest {
+    clock: ClockRequest,
+    #[serde(default)]
+    rated: bool,
+    #[serde(default)]
+    name: Option<String>,
+}
+
+/// A seek as its page sees it.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+pub struct SeekView {
+    /// The seek's secret id.
+    pub id: String,
+    /// `waiting` or `paired`.
+    pub status: String,
+    /// The rating difference accepted now.
+    pub range: i32,
+    /// Once paired: the game.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub game: Option<String>,
+    /// Once paired: the seeker's seat token.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub token: Option<String>,
+    /// Once paired: the seeker's colour.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seat: Option<SeatView>,
+}
+
+async fn view(state: &Shared, s: &Seek, now: i64) -> Result<SeekView, ApiError> {
+    let mut v = SeekView {
+        id: s.id.clone(),
+        status: "waiting".into(),
+        range: range(s.created_at, now).round() as i32,
+        game: None,
+        token: None,
+        seat: None,
+    };
+    if let Some((game, token)) = &s.paired {
+        v.status = "paired".into();
+        if let Some((g, _)) = state.store.load(game).await? {
+            v.seat = [Color::Black, Color::White]
+                .into_iter()
+                .find(|c| g.seat(*c).token.as_ref().is_some_and(|t| t.matches(token)))
+                .map(SeatView::from);
+        }
+        v.game = Some(game.clone());
+        v.token = Some(token.clone());
+    }
+    Ok(v)
+}
+
+/// Tries to pair a waiting seek with the oldest compatible one; returns it as stored after.
+async fn try_pair(state: &Shared, s: Seek, now: i64) -> Result<Seek, ApiError> {
+    if s.paired.is_some() {
+        return Ok(s);
+    }
+    for other in state.store.waiting_like(&s, now - ALIVE_MS).await? {
+        if !compatible(&s, &other, now) {
+            continue;
+        }
+        let tokens = [token()?, token()?];
+        let game = paired_game(state, [&s, &other], [&tokens[0], &tokens[1]], now).await?;
+        let texts = [tokens[0].as_str(), tokens[1].as_str()];
+        if state.store.pair([&s, &other], texts, &game, now).await? {
+            state.changed(&game, 1);
+            break;
+        }
+    }
+    Ok(state.store.seen_seek(&s.id, now).await?.unwrap_or(s))
+}
+
+/// The game two seeks meet in: colours drawn at random, the clock running.
+async fn paired_game(
+    state: &Shared,
+    seeks: [&Seek; 2],
+    tokens: [&crate::game::SeatToken; 2],
+    now: i64,
+) -> Result<ServedGame, ApiError> {
+    let first_black = tokens[0].as_str().as_bytes()[0] % 2 == 0;
+    let mut seats: [crate::game::Seat; 2] = Default::default();
+    for (i, s) in seeks.iter().enumerate() {
+        let color = if (i == 0) == first_black {
+            Color::Black
+        } else {
+            Color::White
+        };
+        seats[color.index()] = crate::game::Seat {
+            token: Some(tokens[i].clone()),
+            engine: false,
+            name: s.name.clone(),
+            account: s.account.clone(),
+            rating: None,
+        };
+    }
+    let size = Size::new(8, 8).map_err(|e| ApiError::Internal(e.to_string()))?;
+    let mut clock = crate::game::ClockState::new(seeks[0].initial_ms, seeks[0].increment_ms);
+    clock.running_since = Some(now);
+    let mut game = ServedGame {
+        id: random_id()?,
+        mode: Mode::Open,
+        level: None,
+        seats,
+        game: Game::new(size, Opening::CenterOrCorner),
+        status: Status::Playing,
+        result: None,
+        clock: Some(clock),
+        rematch: None,
+        created_at: now,
+        client: None,
+        rated: seeks[0].rated,
+    };
+    state.store.rate_seats(&mut game).await?;
+    Ok(game)
+}
+
+async fn create(
+    State(state): State<Shared>,
+    viewer: Viewer,
+    body: Result<Json<SeekRequest>, JsonRejection>,
+) -> Result<Response, ApiError> {
+    let Json(req) = body?;
+    if req.rated && viewer.0.is_none() {
+        return Err(ApiError::LoginRequired);
+    }
+    let clock = req.clock.clock()?;
+    let size = Size::new(8, 8).map_err(|e| ApiError::Internal(e.to_string()))?;
+    let category = Category::of(size, Opening::CenterOrCorner, Some(&clock));
+    let seat = person(&state, viewer, req.name.as_deref(), token()?).await?;
+    let rating = match (&seat.account, category) {
+        (Some(account), Some(c)) => state
+            .store
+            .standings(account)
+            .await?
+            .get(&c)
+            .map_or(1500.0, |s| s.rating.rating),
+        _ => 1500.0,
+    };
+    let now = time::now_ms();
+    let seek = Seek {
+        id: token()?.as_str().to_string(),
+        account: seat.account,
+        name: seat.name,
+        rating,
+        rated: req.rated,
+        initial_ms: clock.initial_ms,
+        increment_ms: clock.increment_ms,
+        paired: None,
+        created_at: now,
+        seen_at: now,
+    };
+    state.store.insert_seek(&seek).await?;
+    let seek = try_pair(&state, seek, now).await?;
+    let body = view(&state, &seek, now).await?;
+    Ok((StatusCode::CREATED, Json(body)).into_response())
+}
+
+async fn show(
+    State(state): State<Shared>,
+    Path(id): Path<String>,
+) -> Result<Json<SeekView>, ApiError> {
+    let now = now_ms();
+    let seek = state
+        .store
+        .seen_seek(&id, now)
+        .await?
+        .ok_or_else(|| ApiError::NotFound(format!("seek {id}")))?;
+    let seek = try_pair(&state, seek, now).await?;
+    Ok(Json(view(&state, &seek, now).await?))
+}
+
+/// Withdraws a waiting seek (`204`); one already paired answers its game instead, so a
+/// page that cancels in the same moment still finds its opponent.
+async fn cancel(State(state): State<Shared>, Path(id): Path<String>) -> Result<Response, ApiError> {
+    if state.store.cancel_seek(&id).await? {
+        return Ok(StatusCode::NO_CONTENT.into_response());
+    }
+    let now = now_ms();
+    match state.store.seen_seek(&id, now).await? {
+        Some(seek) => Ok(Json(view(&state, &seek, now).await?).into_response()),
+        None => Err(ApiError::NotFound(format!("seek {id}"))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn seek(account: Option<&str>, rating: f64, created_at: i64) -> Seek {
+        Seek {
+            id: format!("{account:?}{rating}"),
+            account: account.map(str::to_string),
+            name: None,
+            rating,
+            rated: true,
+            initial_ms: 360_000,
+            increment_ms: 0,
+            paired: None,
+            created_at,
+            seen_at: created_at,
+        }
+    }
+
+    #[test]
+    fn the_range_widens_while_waiting() {
+        assert_eq!(range(0, 0), 150.0);
+        assert_eq!(range(0, 2_000), 250.0);
+        assert_eq!(range(0, 3_600_000), MAX_RANGE);
+        let (a, b) = (seek(Some("a"), 1500.0, 0), seek(Some("b"), 1800.0, 0));
+        assert!(!compatible(&a, &b, 0));
+        assert!(!compatible(&a, &b, 2_000), "250 is not yet 300");
+        assert!(compatible(&a, &b, 3_000));
+        // The newer seek's narrower range holds.
+        let late = seek(Some("c"), 1800.0, 10_000);
+        assert!(!compatible(&a, &late, 10_000));
+    }
+
+    #[test]
+    fn nobody_is_paired_with_themselves() {
+        let (a, again) = (seek(Some("a"), 1500.0, 0), seek(Some("a"), 1500.0, 5));
+        assert!(!compatible(&a, &again, 60_000));
+        let (g, h) = (seek(None, 1500.0, 0), seek(None, 1500.0, 0));
+        assert!(compatible(&g, &h, 0), "two guests are two people");
+    }
+}
