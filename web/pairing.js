@@ -9,6 +9,8 @@ import { accountError, sessionName } from "./account.js";
 
 /** The time controls offered, as minutes + seconds of increment. */
 const CONTROLS = [[3, 2], [6, 0], [10, 5], [15, 10]];
+/** The days a correspondence game may give for a move. */
+const DAYS = [1, 2, 3, 5, 7];
 
 /** The quick-pairing card and the function that withdraws its seek. */
 export function pairingCard(go) {
@@ -18,10 +20,15 @@ export function pairingCard(go) {
   const cancel = h("button", { type: "button", hidden: true, "data-pairing-cancel": "" }, t("pairing.cancel"));
   const rated = h("input", { type: "checkbox", "data-pairing-rated": "" });
   const ratedChoice = h("label", { class: "check", hidden: true }, rated, t("pairing.rated"));
-  const buttons = CONTROLS.map(([m, i]) => h("button", { type: "button", class: "control", "data-pairing": `${m}+${i}` }, `${m}+${i}`));
+  const days = h("select", { "data-pairing-days": "", "aria-label": t("pairing.days-label") },
+    ...DAYS.map((d) => h("option", { value: d, selected: d === 3 }, t("pairing.days", { days: d }))));
+  const buttons = [
+    ...CONTROLS.map(([m, i]) => h("button", { type: "button", class: "control", "data-pairing": `${m}+${i}` }, `${m}+${i}`)),
+    h("button", { type: "button", class: "control", "data-pairing": "days" }, t("pairing.correspondence")),
+  ];
   const card = h("section", { class: "card pairing", "aria-labelledby": "pairing-title" },
     h("h2", { id: "pairing-title" }, t("pairing.title")),
-    h("div", { class: "controls" }, ...buttons),
+    h("div", { class: "controls" }, ...buttons, days),
     ratedChoice, status, cancel);
   sessionName().then((name) => {
     ratedChoice.hidden = !name;
@@ -61,10 +68,11 @@ export function pairingCard(go) {
   for (const b of buttons) {
     b.addEventListener("click", async () => {
       const [minutes, increment] = b.dataset.pairing.split("+").map(Number);
+      const clock = b.dataset.pairing === "days" ? { days: Number(days.value) } : { minutes, increment };
       waiting(true);
       status.textContent = t("pairing.asking");
       try {
-        const answer = await api.seek({ minutes, increment }, rated.checked && !ratedChoice.hidden);
+        const answer = await api.seek(clock, rated.checked && !ratedChoice.hidden);
         seek = answer.id;
         await follow(answer);
       } catch (e) {

@@ -8,7 +8,7 @@ import { language, t } from "./i18n.js";
 import { errorText } from "./game.js";
 
 const SVG = "http://www.w3.org/2000/svg";
-const CATEGORIES = ["bullet", "blitz", "rapid", "classical"];
+const CATEGORIES = ["bullet", "blitz", "rapid", "classical", "correspondence"];
 
 function svg(tag, attrs, ...children) {
   const e = document.createElementNS(SVG, tag);

@@ -388,6 +388,10 @@ impl Store {
                 out.insert(c, standing_of(&r)?);
             }
         }
+        // A category added after the account was made: a newcomer's rating until played.
+        for c in Category::ALL {
+            out.entry(c).or_default();
+        }
         Ok(out)
     }
 
@@ -457,6 +461,9 @@ impl Store {
         let rated = rated_pair(game);
         let mut moved = Vec::new();
         if let Some((category, [black, white], winner)) = &rated {
+            for account in [black, white] {
+                ensure_rating(&mut tx, account, *category, now).await?;
+            }
             let before = [
                 standing_in(&mut tx, black, *category).await?,
                 standing_in(&mut tx, white, *category).await?,
@@ -677,6 +684,29 @@ fn rated_pair(game: &ServedGame) -> Option<(Category, [String; 2], Color)> {
     let black = game.seat(Color::Black).account.clone()?;
     let white = game.seat(Color::White).account.clone()?;
     Some((category, [black, white], winner))
+}
+
+/// Makes the rating row of a category the account had none of (one added later).
+async fn ensure_rating(
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+    account: &str,
+    category: Category,
+    now: i64,
+) -> Result<(), StoreError> {
+    let start = Rating::default();
+    sqlx::query(
+        "INSERT INTO ratings (account_id, category, rating, deviation, volatility, games, updated_at) \
+         VALUES ($1, $2, $3, $4, $5, 0, $6) ON CONFLICT (account_id, category) DO NOTHING",
+    )
+    .bind(account)
+    .bind(category.as_str())
+    .bind(start.rating)
+    .bind(start.deviation)
+    .bind(start.volatility)
+    .bind(now)
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
 }
 
 async fn standing_in(

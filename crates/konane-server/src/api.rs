@@ -126,27 +126,40 @@ pub(crate) fn random_id() -> Result<String, ApiError> {
 /// Largest board the engine plays itself on: watching costs a deep search a move.
 const MAX_SELF_PLAY_SQUARES: usize = 100;
 
-/// A clock as a request asks for it: minutes and an increment in seconds.
+/// A clock as a request asks for it: minutes and an increment in seconds, or (a
+/// correspondence game) days for every move.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct ClockRequest {
-    minutes: f64,
+    #[serde(default)]
+    minutes: Option<f64>,
     #[serde(default)]
     increment: f64,
+    #[serde(default)]
+    days: Option<i64>,
 }
+
+/// The days a correspondence game may give for a move.
+pub const CORRESPONDENCE_DAYS: [i64; 5] = [1, 2, 3, 5, 7];
 
 impl ClockRequest {
     /// The clock, if its values are allowed.
     pub(crate) fn clock(&self) -> Result<ClockState, ApiError> {
-        if self.minutes > 0.0 && self.minutes <= 180.0 && (0.0..=60.0).contains(&self.increment) {
-            Ok(ClockState::new(
-                (self.minutes * 60_000.0).round() as i64,
-                (self.increment * 1000.0).round() as i64,
-            ))
-        } else {
-            Err(ApiError::BadRequest(
-                "a clock has 0 to 180 minutes and an increment of 0 to 60 seconds".into(),
-            ))
+        match (self.minutes, self.days) {
+            (Some(minutes), None)
+                if minutes > 0.0 && minutes <= 180.0 && (0.0..=60.0).contains(&self.increment) =>
+            {
+                Ok(ClockState::new(
+                    (minutes * 60_000.0).round() as i64,
+                    (self.increment * 1000.0).round() as i64,
+                ))
+            }
+            (None, Some(days)) if CORRESPONDENCE_DAYS.contains(&days) && self.increment == 0.0 => {
+                Ok(ClockState::per_move_days(days))
+            }
+            _ => Err(ApiError::BadRequest(
+                "a clock has 0 to 180 minutes and an increment of 0 to 60 seconds, or 1, 2, 3, 5 or 7 days a move".into(),
+            )),
         }
     }
 }

@@ -134,6 +134,9 @@ pub struct ClockState {
     pub remaining_ms: [i64; 2],
     /// When the side to move's clock started (Unix ms); `None` when stopped.
     pub running_since: Option<i64>,
+    /// Correspondence: `initial_ms` is the time for each move, given afresh after every move.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub per_move: bool,
 }
 
 impl ClockState {
@@ -144,6 +147,23 @@ impl ClockState {
             increment_ms,
             remaining_ms: [initial_ms, initial_ms],
             running_since: None,
+            per_move: false,
+        }
+    }
+
+    /// A correspondence clock: `days` for every move.
+    pub fn per_move_days(days: i64) -> ClockState {
+        ClockState {
+            per_move: true,
+            ..ClockState::new(days * 86_400_000, 0)
+        }
+    }
+
+    /// The same setting, not started.
+    pub fn fresh(&self) -> ClockState {
+        ClockState {
+            per_move: self.per_move,
+            ..ClockState::new(self.initial_ms, self.increment_ms)
         }
     }
 }
@@ -466,8 +486,11 @@ impl ServedGame {
         if let Some(clock) = &mut self.clock {
             let i = mover.index();
             let since = clock.running_since.unwrap_or(now);
-            clock.remaining_ms[i] =
-                clock.remaining_ms[i] - (now - since).max(0) + clock.increment_ms;
+            clock.remaining_ms[i] = if clock.per_move {
+                clock.initial_ms
+            } else {
+                clock.remaining_ms[i] - (now - since).max(0) + clock.increment_ms
+            };
             clock.running_since = Some(now);
         }
         if let Some(o) = self.game.outcome() {
@@ -653,7 +676,7 @@ impl ServedGame {
             created_at: now,
             clock: self.clock.as_ref().map(|c| ClockState {
                 running_since: Some(now),
-                ..ClockState::new(c.initial_ms, c.increment_ms)
+                ..c.fresh()
             }),
             ..self.clone()
         }
@@ -736,5 +759,59 @@ mod tests {
             assert_eq!(EndReason::from_stored(reason.code()), Some(reason));
         }
         assert_eq!(EndReason::from_stored("white was abducted"), None);
+    }
+
+    fn local_game(clock: ClockState, now: i64) -> (ServedGame, String) {
+        let token = SeatToken::random().unwrap();
+        let seat = Seat {
+            token: Some(token.clone()),
+            ..Seat::default()
+        };
+        let mut clock = clock;
+        clock.running_since = Some(now);
+        let game = ServedGame {
+            id: "g".into(),
+            mode: Mode::Local,
+            level: None,
+            seats: [seat.clone(), seat],
+            game: Game::new(
+                konane_core::Size::new(6, 6).unwrap(),
+                konane_core::Opening::CenterOrCorner,
+            ),
+            status: Status::Playing,
+            result: None,
+            clock: Some(clock),
+            rematch: None,
+            created_at: now,
+            client: None,
+            rated: false,
+        };
+        (game, token.as_str().to_string())
+    }
+
+    #[test]
+    fn a_correspondence_move_gets_its_days_afresh_and_a_late_one_loses() {
+        const DAY: i64 = 86_400_000;
+        let (mut g, token) = local_game(ClockState::per_move_days(3), 0);
+        let first = |g: &ServedGame| g.game.position().legal_move_texts()[0].clone();
+        // Black takes two and a half days, White one: each gets three days again.
+        let m = first(&g);
+        g.play(Some(&token), &m, 0, 5 * DAY / 2).unwrap();
+        let m = first(&g);
+        g.play(Some(&token), &m, 1, 7 * DAY / 2).unwrap();
+        assert_eq!(g.clock.as_ref().unwrap().remaining_ms, [3 * DAY, 3 * DAY]);
+        assert_eq!(g.deadline(), Some(7 * DAY / 2 + 3 * DAY));
+        assert!(!g.flag_fall(13 * DAY / 2 - 1));
+        assert!(g.flag_fall(13 * DAY / 2));
+        let result = g.result.unwrap();
+        assert_eq!((result.winner, result.reason), (Some(Color::White), EndReason::Timeout));
+    }
+
+    #[test]
+    fn a_clock_run_out_before_both_moved_aborts() {
+        let (mut g, _) = local_game(ClockState::new(60_000, 0), 0);
+        assert!(g.flag_fall(60_000));
+        let result = g.result.unwrap();
+        assert_eq!((result.winner, result.reason), (None, EndReason::Aborted));
     }
 }

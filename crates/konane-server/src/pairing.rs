@@ -124,6 +124,17 @@ async fn try_pair(state: &Shared, s: Seek, now: i64) -> Result<Seek, ApiError> {
     Ok(state.store.seen_seek(&s.id, now).await?.unwrap_or(s))
 }
 
+/// A seek's clock. A whole number of days is a correspondence clock: a game clock has at
+/// most 180 minutes, so the two never meet.
+fn seek_clock(s: &Seek) -> crate::game::ClockState {
+    const DAY: i64 = 86_400_000;
+    if s.increment_ms == 0 && s.initial_ms >= DAY && s.initial_ms % DAY == 0 {
+        crate::game::ClockState::per_move_days(s.initial_ms / DAY)
+    } else {
+        crate::game::ClockState::new(s.initial_ms, s.increment_ms)
+    }
+}
+
 /// The game two seeks meet in: colours drawn at random, the clock running.
 async fn paired_game(
     state: &Shared,
@@ -148,7 +159,7 @@ async fn paired_game(
         };
     }
     let size = Size::new(8, 8).map_err(|e| ApiError::Internal(e.to_string()))?;
-    let mut clock = crate::game::ClockState::new(seeks[0].initial_ms, seeks[0].increment_ms);
+    let mut clock = seek_clock(seeks[0]);
     clock.running_since = Some(now);
     let mut game = ServedGame {
         id: random_id()?,

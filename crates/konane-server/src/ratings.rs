@@ -30,15 +30,18 @@ pub enum Category {
     Rapid,
     /// 25 minutes or more.
     Classical,
+    /// Days for every move.
+    Correspondence,
 }
 
 impl Category {
     /// Every category, fastest first.
-    pub const ALL: [Category; 4] = [
+    pub const ALL: [Category; 5] = [
         Category::Bullet,
         Category::Blitz,
         Category::Rapid,
         Category::Classical,
+        Category::Correspondence,
     ];
 
     /// The category of a game, if it has one: the standard 8x8 board, the center-or-corner
@@ -48,6 +51,9 @@ impl Category {
             return None;
         }
         let clock = clock?;
+        if clock.per_move {
+            return Some(Category::Correspondence);
+        }
         let estimate = clock.initial_ms + ASSUMED_MOVES * clock.increment_ms;
         Some(match estimate {
             t if t < 3 * 60_000 => Category::Bullet,
@@ -64,6 +70,7 @@ impl Category {
             Category::Blitz => "blitz",
             Category::Rapid => "rapid",
             Category::Classical => "classical",
+            Category::Correspondence => "correspondence",
         }
     }
 }
@@ -76,7 +83,7 @@ impl fmt::Display for Category {
 
 /// A name that is no category.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("'{0}' is no rating category: bullet, blitz, rapid or classical")]
+#[error("'{0}' is no rating category: bullet, blitz, rapid, classical or correspondence")]
 pub struct CategoryError(pub String);
 
 impl FromStr for Category {
@@ -150,6 +157,10 @@ mod tests {
         assert_eq!(standard(&clock(15, 10)), Some(Category::Rapid));
         assert_eq!(standard(&clock(25, 0)), Some(Category::Classical));
         assert_eq!(standard(&clock(30, 0)), Some(Category::Classical));
+        assert_eq!(
+            standard(&ClockState::per_move_days(3)),
+            Some(Category::Correspondence)
+        );
     }
 
     #[test]

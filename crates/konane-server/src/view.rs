@@ -97,6 +97,9 @@ pub struct ClockView {
     pub running: Option<Side>,
     /// When it started (Unix ms).
     pub running_since: Option<i64>,
+    /// Correspondence: `initial_ms` is the time for every move.
+    #[serde(default)]
+    pub per_move: bool,
 }
 
 /// How a game ended.
@@ -207,6 +210,7 @@ impl GameView {
                 white_ms: c.remaining_ms[1],
                 running: (playing && c.running_since.is_some()).then(|| pos.turn().into()),
                 running_since: c.running_since,
+                per_move: c.per_move,
             }),
             result: g.result.map(|r| ResultView {
                 winner: r.winner.map(Side::from),
@@ -270,6 +274,9 @@ pub struct ClockSetting {
     pub initial_ms: i64,
     /// Time added after each move.
     pub increment_ms: i64,
+    /// Correspondence: `initial_ms` is the time for every move.
+    #[serde(default)]
+    pub per_move: bool,
 }
 
 /// A game waiting in the lobby.
@@ -320,6 +327,7 @@ impl LobbyGame {
             clock: g.clock.as_ref().map(|c| ClockSetting {
                 initial_ms: c.initial_ms,
                 increment_ms: c.increment_ms,
+                per_move: c.per_move,
             }),
             free_seat: free,
             host: host.and_then(|s| s.name.as_ref().map(|n| n.as_str().to_string())),

@@ -107,3 +107,25 @@ async fn of_three_seekers_at_once_two_meet_and_one_waits() {
     assert_eq!(paired[0]["game"], paired[1]["game"]);
     assert_ne!(paired[0]["seat"], paired[1]["seat"]);
 }
+
+#[tokio::test]
+async fn correspondence_seekers_meet_in_a_game_of_days_per_move() {
+    let s = start().await;
+    let mut ana = registered(&s, "Ana", "127.0.0.2").await;
+    let mut kai = registered(&s, "Kai", "127.0.0.3").await;
+    let body = json!({"clock": {"days": 3}, "rated": true});
+    let (_, first) = s.send(&mut ana, Method::POST, "/api/seeks", Some(body.clone())).await;
+    assert_eq!(first["status"], "waiting", "{first}");
+    let (_, met) = s.send(&mut kai, Method::POST, "/api/seeks", Some(body)).await;
+    assert_eq!(met["status"], "paired", "{met}");
+    let game = s.get(met["game"].as_str().unwrap()).await;
+    assert_eq!(game["category"], "correspondence");
+    assert_eq!(game["clock"]["per_move"], true);
+    assert_eq!(game["clock"]["initial_ms"], 3 * 86_400_000i64);
+    for bad in [json!({"days": 4}), json!({"days": 3, "minutes": 5}), json!({})] {
+        let (status, body) = s
+            .send(&mut ana, Method::POST, "/api/seeks", Some(json!({"clock": bad})))
+            .await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+    }
+}
