@@ -630,3 +630,39 @@ async fn the_computer_playing_itself_moves_at_a_watchable_pace() {
     assert_no_console_errors(&c, "watching at the default pace").await;
     c.close().await.unwrap();
 }
+
+#[tokio::test]
+async fn the_tutorial_fits_a_phone_screen() {
+    if !browsers_present() {
+        return;
+    }
+    let rig = rig("learn-phone");
+    let c = rig.browser("learner", 390, 844).await;
+    for scheme in ["light", "dark"] {
+        // The longest step's words, on a step whose Next waits for the move.
+        for step in [2, 7, 11] {
+            c.goto(&format!("{}/learn?step={step}", rig.base))
+                .await
+                .unwrap();
+            emulate(&c, scheme, "no-preference").await;
+            wait_for(&c, "[data-learn-text]:not(:empty)", 10).await;
+            wait_for(&c, ".board [data-square]", 10).await;
+            for css in ["[data-learn-text]", "[data-learn-next]", "[data-learn-back]"] {
+                assert_in_viewport(&c, css, &format!("step {step}, {scheme}")).await;
+            }
+            // A Next that waits reads as such: plain text colour, not a faded button.
+            let next = c
+                .execute(
+                    "const b = document.querySelector('[data-learn-next]'); const s = getComputedStyle(b); return [b.disabled, s.opacity, s.color];",
+                    vec![],
+                )
+                .await
+                .unwrap();
+            assert_eq!(next[0], serde_json::json!(true), "step {step}: {next}");
+            assert_eq!(next[1], serde_json::json!("1"), "step {step}: {next}");
+            screenshot(&c, &format!("learn-{step}-{scheme}-phone")).await;
+        }
+    }
+    assert_no_console_errors(&c, "the tutorial on a phone").await;
+    c.close().await.unwrap();
+}
