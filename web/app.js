@@ -39,9 +39,9 @@ function header() {
   toggle.addEventListener("click", () => {
     const open = toggle.getAttribute("aria-expanded") !== "true";
     toggle.setAttribute("aria-expanded", String(open));
-    top.classList.toggle("open", open);
+    top.classList.toggle("menu-open", open);
   });
-  top.classList.remove("open");
+  top.classList.remove("menu-open");
   top.replaceChildren(
     h("a", { class: "skip", href: "#app" }, t("nav.skip")),
     h("a", { class: "brand", href: "/" }, "Kōnane"),

@@ -217,7 +217,7 @@ export async function startScreen(app, go) {
         liveShown = ids;
         liveList.replaceChildren(...(live.games.length
           ? live.games.map((g) => h("li", {},
-              h("span", {}, versus(g), h("small", {}, ` · ${g.size} · ${clockText(g.clock)} · ${t("live.moves", { n: g.ply })}`)),
+              h("span", {}, versus(g), h("small", {}, `${g.size} · ${clockText(g.clock)} · ${t("live.moves", { n: g.ply })}`)),
               h("a", { href: `/game/${g.id}`, class: "button", "data-watch": g.id }, t("live.watch"))))
           : [h("li", {}, t("live.none"))]));
       }

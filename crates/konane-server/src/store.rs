@@ -225,11 +225,7 @@ impl Store {
 
     /// Games in progress changed after `since` (Unix ms), most recently changed first, with
     /// when they changed: the games being played now, for the start page.
-    pub async fn live(
-        &self,
-        since: i64,
-        limit: i64,
-    ) -> Result<Vec<(ServedGame, i64)>, StoreError> {
+    pub async fn live(&self, since: i64, limit: i64) -> Result<Vec<(ServedGame, i64)>, StoreError> {
         let rows = sqlx::query(
             "SELECT id, data, updated_at AS seq FROM games WHERE status = 'playing' \
              AND updated_at > $1 ORDER BY updated_at DESC LIMIT $2",

@@ -79,7 +79,10 @@ pub async fn static_file(uri: Uri, headers: HeaderMap) -> Response {
     if let Some(file) = asset(path, &headers) {
         return file;
     }
-    let names_a_file = path.rsplit('/').next().is_some_and(|last| last.contains('.'));
+    let names_a_file = path
+        .rsplit('/')
+        .next()
+        .is_some_and(|last| last.contains('.'));
     match Assets::get("index.html").filter(|_| !names_a_file) {
         Some(page) => (
             StatusCode::NOT_FOUND,

@@ -613,7 +613,9 @@ async fn the_host_cancels_an_invitation_nobody_accepted() {
         s.post(&format!("/api/games/{id}/join"), None).await.0,
         StatusCode::OK
     );
-    let (status, body) = s.post(&format!("/api/games/{id}/cancel"), Some(&host)).await;
+    let (status, body) = s
+        .post(&format!("/api/games/{id}/cancel"), Some(&host))
+        .await;
     assert_eq!(
         (status, body["error"].as_str()),
         (StatusCode::CONFLICT, Some("seats_taken"))
@@ -640,7 +642,9 @@ async fn the_games_being_played_now_are_listed_to_watch() {
         .create_seated(json!({"mode": "local", "size": "6x6"}))
         .await;
     let (long, long_token, _) = s
-        .create_seated(json!({"mode": "local", "size": "4x4", "clock": {"minutes": 3, "increment": 2}}))
+        .create_seated(
+            json!({"mode": "local", "size": "4x4", "clock": {"minutes": 3, "increment": 2}}),
+        )
         .await;
     s.create(json!({"mode": "friend", "size": "4x4"})).await;
     let first = s.get(&short).await;

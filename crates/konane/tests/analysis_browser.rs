@@ -272,7 +272,10 @@ async fn the_analysis_board_names_a_winning_move() {
             assert!(eval.starts_with("win"), "{pos}: {eval}");
             let what = || format!("{pos}: the arrow never showed the best move");
             let arrow = eventually(10, what, || best_and_arrow(&c)).await;
-            assert!(wins.contains(&arrow), "{pos}: the arrow shows {arrow}, not a win");
+            assert!(
+                wins.contains(&arrow),
+                "{pos}: the arrow shows {arrow}, not a win"
+            );
         }
         let verdict = text(&c, "[data-verdict]").await;
         assert!(verdict.contains("wins"), "{pos}: {verdict}");

@@ -303,7 +303,10 @@ async fn a_timed_game_shows_both_players_and_clocks_in_view() {
         assert!(text(&c, "[data-you-play]").await.contains("You play Black"));
         if label == "phone" {
             let short = short_buttons(&c, 44.0).await;
-            assert!(short.is_empty(), "buttons under 44 px on a phone: {short:?}");
+            assert!(
+                short.is_empty(),
+                "buttons under 44 px on a phone: {short:?}"
+            );
         }
         let (wide, overflow) = too_wide(&c).await;
         assert!(wide.is_empty() && overflow <= 0.0, "{label}: {wide:?}");
@@ -321,8 +324,14 @@ async fn a_timed_game_shows_both_players_and_clocks_in_view() {
         click(&c, "[data-act=resign]").await;
         click(&c, "[data-confirm-yes]").await;
         wait_status(&c, &["finished"], 10).await;
-        assert!(!shown(&c, "[data-act=takeback]").await, "Take back after the end");
-        assert!(!shown(&c, "[data-act=resign]").await, "Resign after the end");
+        assert!(
+            !shown(&c, "[data-act=takeback]").await,
+            "Take back after the end"
+        );
+        assert!(
+            !shown(&c, "[data-act=resign]").await,
+            "Resign after the end"
+        );
         let rematches = c
             .find_all(Locator::Css("[data-act=rematch]"))
             .await
@@ -449,7 +458,15 @@ async fn nothing_is_wider_than_a_small_phone() {
     let width = c.execute("return innerWidth;", vec![]).await.unwrap();
     assert_eq!(width.as_f64(), Some(320.0), "the window is 320 px wide");
     let mut pages = Vec::new();
-    for path in ["/", "/learn", "/rules", "/history", "/puzzles", "/analysis", "/no/such/page"] {
+    for path in [
+        "/",
+        "/learn",
+        "/rules",
+        "/history",
+        "/puzzles",
+        "/analysis",
+        "/no/such/page",
+    ] {
         c.goto(&format!("{}{path}", rig.base)).await.unwrap();
         wait_for(&c, "main h1, main .board", 10).await;
         tokio::time::sleep(Duration::from_millis(300)).await;
@@ -518,10 +535,16 @@ async fn the_host_chooses_a_colour_and_everyone_is_told_their_part() {
     click(&ana, "[data-start=friend]").await;
     wait_status(&ana, &["waiting"], 10).await;
     assert_eq!(
-        attr(&ana, "[data-you-play]", "data-you-play").await.as_deref(),
+        attr(&ana, "[data-you-play]", "data-you-play")
+            .await
+            .as_deref(),
         Some("white")
     );
-    assert!(text(&ana, "[data-you-play]").await.starts_with("You play White"));
+    assert!(
+        text(&ana, "[data-you-play]")
+            .await
+            .starts_with("You play White")
+    );
     // The board is turned so the host's white stones are nearest.
     assert_eq!(
         text(&ana, "[data-slot=bottom] [data-player]").await,
@@ -546,7 +569,9 @@ async fn the_host_chooses_a_colour_and_everyone_is_told_their_part() {
     kai.goto(&invite).await.unwrap();
     wait_status(&kai, &["your-move", "their-move"], 10).await;
     assert_eq!(
-        attr(&kai, "[data-you-play]", "data-you-play").await.as_deref(),
+        attr(&kai, "[data-you-play]", "data-you-play")
+            .await
+            .as_deref(),
         Some("black")
     );
     assert_eq!(
@@ -560,10 +585,16 @@ async fn the_host_chooses_a_colour_and_everyone_is_told_their_part() {
     lea.goto(&invite).await.unwrap();
     wait_status(&lea, &["their-move"], 10).await;
     assert_eq!(
-        attr(&lea, "[data-you-play]", "data-you-play").await.as_deref(),
+        attr(&lea, "[data-you-play]", "data-you-play")
+            .await
+            .as_deref(),
         Some("watching")
     );
-    assert!(text(&lea, "[data-you-play]").await.contains("already been accepted"));
+    assert!(
+        text(&lea, "[data-you-play]")
+            .await
+            .contains("already been accepted")
+    );
     assert!(!shown(&lea, "[data-act=resign]").await);
     // Cancelling an invitation: asked on the page, and the game ends with no winner.
     ana.goto(&format!("{}/", rig.base)).await.unwrap();
@@ -596,16 +627,12 @@ async fn the_computer_playing_itself_moves_at_a_watchable_pace() {
     click(&c, "[data-start=watch]").await;
     wait_status(&c, &["their-move", "finished"], 10).await;
     // A spectator sees who plays whom.
+    assert_eq!(text(&c, "[data-player=black]").await, "Computer · level 1");
+    assert_eq!(text(&c, "[data-player=white]").await, "Computer · level 1");
     assert_eq!(
-        text(&c, "[data-player=black]").await,
-        "Computer · level 1"
-    );
-    assert_eq!(
-        text(&c, "[data-player=white]").await,
-        "Computer · level 1"
-    );
-    assert_eq!(
-        attr(&c, "[data-you-play]", "data-you-play").await.as_deref(),
+        attr(&c, "[data-you-play]", "data-you-play")
+            .await
+            .as_deref(),
         Some("watching")
     );
     let mut seen = Vec::new();
@@ -647,7 +674,11 @@ async fn the_tutorial_fits_a_phone_screen() {
             emulate(&c, scheme, "no-preference").await;
             wait_for(&c, "[data-learn-text]:not(:empty)", 10).await;
             wait_for(&c, ".board [data-square]", 10).await;
-            for css in ["[data-learn-text]", "[data-learn-next]", "[data-learn-back]"] {
+            for css in [
+                "[data-learn-text]",
+                "[data-learn-next]",
+                "[data-learn-back]",
+            ] {
                 assert_in_viewport(&c, css, &format!("step {step}, {scheme}")).await;
             }
             // A Next that waits reads as such: plain text colour, not a faded button.
