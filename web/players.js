@@ -8,7 +8,7 @@ import { t } from "./i18n.js";
 /** Below this a running clock shows tenths and turns red. */
 const LOW_MS = 20000;
 
-export function formatClock(ms) {
+function formatClock(ms) {
   const left = Math.max(0, ms);
   const m = Math.floor(left / 60000);
   const s = Math.floor((left % 60000) / 1000);
@@ -24,7 +24,7 @@ export function playerName(player, color) {
 }
 
 /** A rating as shown: "1500", or "1500?" while it is provisional; empty without one. */
-export function ratingText(player) {
+function ratingText(player) {
   if (typeof player.rating !== "number") return "";
   return `${Math.round(player.rating)}${player.provisional ? "?" : ""}`;
 }
