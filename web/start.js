@@ -58,6 +58,7 @@ const clockText = (c) => (c ? `${c.initial_ms / 60000}+${c.increment_ms / 1000}`
 const versus = (g) => t("live.versus", { black: playerName(g.players.black, "black"), white: playerName(g.players.white, "white") });
 
 function countText(n) {
+  if (n === 0) return t("live.count.none");
   const form = new Intl.PluralRules(language()).select(n);
   return t(form === "one" || form === "few" ? `live.count.${form}` : "live.count.other", { n });
 }

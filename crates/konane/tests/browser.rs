@@ -697,3 +697,47 @@ async fn the_tutorial_fits_a_phone_screen() {
     assert_no_console_errors(&c, "the tutorial on a phone").await;
     c.close().await.unwrap();
 }
+
+#[tokio::test]
+async fn the_start_page_shows_the_games_being_played() {
+    if !browsers_present() {
+        return;
+    }
+    let rig = rig("live");
+    let players = rig.browser("players", 1280, 900).await;
+    players.goto(&format!("{}/", rig.base)).await.unwrap();
+    set_option(&players, "size", "6x6").await;
+    set_option(&players, "clock", "10+5").await;
+    click(&players, "[data-start=local]").await;
+    wait_status(&players, &["your-move"], 10).await;
+    play_one(&players).await;
+    let visitor = rig.browser("visitor", 390, 844).await;
+    visitor.goto(&format!("{}/", rig.base)).await.unwrap();
+    wait_for(&visitor, "[data-live-count='1']", 10).await;
+    assert_eq!(
+        text(&visitor, "[data-live-count]").await,
+        "1 game being played now"
+    );
+    // The game is on the small board, in the first view, with who plays it.
+    wait_for(&visitor, "[data-tv-players]", 5).await;
+    assert_eq!(text(&visitor, "[data-tv-players]").await, "Black vs White");
+    assert_in_viewport(&visitor, "[data-tv] .board", "the live board").await;
+    let listed = text(&visitor, "[data-live] li").await;
+    assert!(listed.contains("6x6 · 10+5 · moves: 1"), "{listed}");
+    screenshot(&visitor, "start-live-phone").await;
+    click(&visitor, "[data-watch]").await;
+    wait_status(&visitor, &["their-move"], 10).await;
+    assert_eq!(
+        attr(&visitor, "[data-you-play]", "data-you-play")
+            .await
+            .as_deref(),
+        Some("watching")
+    );
+    play_one(&players).await;
+    wait_more_moves(&visitor, 1, "the spectator did not see the move").await;
+    assert_no_console_errors(&players, "players").await;
+    assert_no_console_errors(&visitor, "visitor").await;
+    for c in [players, visitor] {
+        c.close().await.unwrap();
+    }
+}
