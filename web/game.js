@@ -7,7 +7,7 @@ import { api, live, remember, seatFor, tokenFor } from "./api.js";
 import { Board, parsePosition, stoneOn } from "./board.js";
 import { announce, h } from "./dom.js";
 import { has, language, t } from "./i18n.js";
-import { MoveList, showingText, unbroken } from "./movelist.js";
+import { MoveList, moveNumber, showingText, unbroken } from "./movelist.js";
 import { actionsFor, capturedBy, clickOn } from "./picker.js";
 import { PlayerStrip, playerName } from "./players.js";
 import { play as sound } from "./sound.js";
@@ -366,7 +366,7 @@ export async function gameScreen(app, id, wantsJoin, go) {
     if (end.hidden) return;
     const aborted = state.result.reason === "aborted";
     const you = mine.length === 1 && !aborted ? t(mine[0] === state.result.winner ? "end.you-win" : "end.you-lose") : endText(state.result);
-    const detail = `${mine.length === 1 && !aborted ? `${endText(state.result)} ` : ""}${t("end.moves", { count: state.ply })}`;
+    const detail = `${mine.length === 1 && !aborted ? `${endText(state.result)} ` : ""}${t("end.moves", { count: moveNumber(state.ply) })}`;
     const next = aborted || !mine.length
       ? null
       : state.rematch

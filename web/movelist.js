@@ -6,7 +6,7 @@ import { h } from "./dom.js";
 import { t } from "./i18n.js";
 
 /** The number of the move a ply belongs to: Black's and White's moves share one. */
-const moveNumber = (ply) => Math.ceil(ply / 2);
+export const moveNumber = (ply) => Math.ceil(ply / 2);
 
 /** A move as shown in running text: its hyphen never breaks the line. */
 export const unbroken = (move) => move.replace(/-/g, "\u2011");
