@@ -3,6 +3,7 @@
 // `/account`, `/players` and `/@/{name}`.
 
 import { accountScreen, sessionName } from "./account.js";
+import { Board } from "./board.js";
 import { h } from "./dom.js";
 import { LANGUAGES, language, setLanguage, t } from "./i18n.js";
 import { gameScreen } from "./game.js";
@@ -46,11 +47,23 @@ function header() {
     await route();
     document.querySelector("[data-language]")?.focus();
   });
-  document.getElementById("top").replaceChildren(
-    h("a", { class: "skip", href: "#app" }, t("nav.skip")),
-    h("a", { class: "brand", href: "/" }, "Kōnane"),
+  // On a phone the pages and tools fold behind one button, so the header stays one row.
+  const top = document.getElementById("top");
+  const menu = h("div", { class: "menu", id: "site-menu" },
     h("nav", { "aria-label": t("nav.pages") }, link("/", "play"), link("/learn", "learn"), link("/puzzles", "puzzles"), link("/analysis", "analysis"), link("/rules", "rules"), link("/history", "history")),
     h("div", { class: "tools" }, choose, sound, h("span", { class: "account-link", "data-account": "" })));
+  const toggle = h("button", { type: "button", class: "menu-toggle", "data-menu": "", "aria-expanded": "false", "aria-controls": "site-menu" }, t("nav.menu"));
+  toggle.addEventListener("click", () => {
+    const open = toggle.getAttribute("aria-expanded") !== "true";
+    toggle.setAttribute("aria-expanded", String(open));
+    top.classList.toggle("menu-open", open);
+  });
+  top.classList.remove("menu-open");
+  top.replaceChildren(
+    h("a", { class: "skip", href: "#app" }, t("nav.skip")),
+    h("a", { class: "brand", href: "/" }, "Kōnane"),
+    toggle,
+    menu);
   accountLink();
 }
 
@@ -64,8 +77,17 @@ const PROFILE = /^\/@\/([^/]+)$/;
 const PUZZLE = /^\/puzzles(\/[a-z0-9-]+)?$/;
 
 function notFound() {
-  document.title = "Kōnane";
-  app.replaceChildren(h("div", { class: "start" }, h("h1", {}, t("page.not-found")), h("a", { href: "/" }, t("end.new-game"))));
+  document.title = `${t("page.not-found")} · Kōnane`;
+  const picture = h("div", { class: "not-found-board" });
+  app.replaceChildren(h("div", { class: "not-found", "data-not-found": "" },
+    picture,
+    h("div", {},
+      h("p", { class: "code-404", "aria-hidden": "true" }, "404"),
+      h("h1", {}, t("page.not-found")),
+      h("p", { class: "lead" }, t("page.not-found-lead")),
+      h("p", { class: "not-found-links" }, h("a", { href: "/", class: "button primary" }, t("end.new-game")), h("a", { href: "/learn", class: "button" }, t("nav.learn"))))));
+  // A board with a stone gone: the page is missing like the stone.
+  new Board(picture, {}).draw({ position: "bwbw/w.wb/bwbw/wbwb w", interactive: false, label: t("page.not-found-board") });
 }
 
 async function route() {

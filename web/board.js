@@ -7,7 +7,7 @@ import { capturedBy } from "./picker.js";
 const SVG = "http://www.w3.org/2000/svg";
 const FILES = "abcdefghijklmnop";
 const CELL = 60;
-const MARGIN = 28;
+const MARGIN = 32;
 let boards = 0;
 
 /** The rows, columns, cells (`b`, `w`, `.`) and side to move of a position text. */
@@ -122,18 +122,20 @@ export class Board {
     };
     gradient("lava", [["0%", "#6b6560"], ["55%", "#2b2724"], ["100%", "#0d0b0a"]]);
     gradient("coral", [["0%", "#ffffff"], ["60%", "#efe6d6"], ["100%", "#cbbba3"]]);
-    el("rect", { x: 0, y: 0, width, height, rx: 14, class: "papamu", "aria-hidden": "true" }, svg);
+    // Inset by half the frame's stroke: a rect on the viewBox's edge loses the outer half
+    // of its stroke, and its rounded corners look cut off.
+    el("rect", { x: 2, y: 2, width: width - 4, height: height - 4, rx: 14, class: "papamu", "aria-hidden": "true" }, svg);
     const coords = el("g", { "aria-hidden": "true" }, svg);
     for (let sc = 0; sc < cols; sc++) {
       const file = this.nameAt(0, sc).charAt(0);
-      for (const y of [MARGIN / 2 + 5, height - MARGIN / 2 + 5]) {
+      for (const y of [MARGIN / 2 + 7, height - MARGIN / 2 + 7]) {
         el("text", { x: MARGIN + sc * CELL + CELL / 2, y, class: "coord", "text-anchor": "middle" }, coords).textContent = file;
       }
     }
     for (let sr = 0; sr < rows; sr++) {
       const rank = this.nameAt(sr, 0).slice(1);
       for (const x of [MARGIN / 2, width - MARGIN / 2]) {
-        el("text", { x, y: MARGIN + sr * CELL + CELL / 2 + 5, class: "coord", "text-anchor": "middle" }, coords).textContent = rank;
+        el("text", { x, y: MARGIN + sr * CELL + CELL / 2 + 7, class: "coord", "text-anchor": "middle" }, coords).textContent = rank;
       }
     }
     const names = [];

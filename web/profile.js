@@ -45,7 +45,7 @@ function graph(category, points) {
 }
 
 function opponentText(g) {
-  if (g.opponent_level) return t("player.engine", { level: g.opponent_level });
+  if (g.opponent_level) return t("profile.engine", { level: g.opponent_level });
   return g.opponent ?? t("player.guest");
 }
 

@@ -21,7 +21,8 @@ use crate::name::PlayerName;
 use crate::players::Viewer;
 use crate::time::now_ms;
 use crate::view::{
-    GameView, LobbyGame, LobbyView, PositionView, PositionsView, SeatView, SeatedView,
+    GameView, LiveGame, LiveView, LobbyGame, LobbyView, PositionView, PositionsView, SeatView,
+    SeatedView,
 };
 use crate::{Shared, headers, limits, ops, web, ws};
 
@@ -39,6 +40,7 @@ pub fn router(state: Shared) -> Router {
         .route("/games/{id}/rematch", post(rematch))
         .route("/games/{id}/takeback", post(takeback))
         .route("/games/{id}/claim", post(claim))
+        .route("/games/{id}/cancel", post(cancel))
         .route("/games/{id}/record", get(record))
         .route("/games/{id}/positions", get(positions))
         .route(
@@ -49,6 +51,7 @@ pub fn router(state: Shared) -> Router {
             )),
         )
         .route("/lobby", get(lobby))
+        .route("/live", get(live))
         .route("/position", post(position))
         .merge(crate::puzzles::router())
         .merge(crate::players::router())
@@ -532,6 +535,27 @@ async fn claim(
     Ok(Json(view))
 }
 
+/// The host takes back an invitation nobody has accepted: the game ends, aborted. Once the
+/// guest has joined it is a game like any other (resign to leave it).
+async fn cancel(
+    State(state): State<Shared>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Json<GameView>, ApiError> {
+    seat_action(state, id, &headers, |g, token, now| {
+        g.holder(token)?;
+        match g.status {
+            Status::Waiting => {
+                g.abort(now);
+                Ok(())
+            }
+            Status::Playing => Err(GameError::SeatsTaken),
+            Status::Finished => Err(GameError::Over),
+        }
+    })
+    .await
+}
+
 /// A new game with the same settings and the colours swapped; both players get it. The
 /// link from the old game and the new game are stored in one transaction, so of two
 /// players asking at once, one creates it and the other finds it.
@@ -657,4 +681,26 @@ async fn lobby(State(state): State<Shared>) -> Result<Json<LobbyView>, ApiError>
     Ok(Json(LobbyView {
         games: games.iter().map(|(g, _)| LobbyGame::of(g)).collect(),
     }))
+}
+
+/// A game counts as being played now when it moved within this long (ms): a game left
+/// alone drops out of the list long before the janitor aborts it.
+pub const LIVE_WINDOW_MS: i64 = 5 * 60_000;
+
+/// Games listed on the start page.
+const LIVE_LIST: i64 = 12;
+
+async fn live(State(state): State<Shared>) -> Result<Json<LiveView>, ApiError> {
+    let since = now_ms() - LIVE_WINDOW_MS;
+    let playing = state.store.count_live(since).await?;
+    let mut games: Vec<LiveGame> = state
+        .store
+        .live(since, LIVE_LIST)
+        .await?
+        .iter()
+        .map(|(g, updated_at)| LiveGame::of(g, *updated_at))
+        .collect();
+    // The longest game first: the one most worth watching.
+    games.sort_by(|a, b| b.ply.cmp(&a.ply).then(b.updated_at.cmp(&a.updated_at)));
+    Ok(Json(LiveView { playing, games }))
 }

@@ -804,7 +804,10 @@ mod tests {
         assert!(!g.flag_fall(13 * DAY / 2 - 1));
         assert!(g.flag_fall(13 * DAY / 2));
         let result = g.result.unwrap();
-        assert_eq!((result.winner, result.reason), (Some(Color::White), EndReason::Timeout));
+        assert_eq!(
+            (result.winner, result.reason),
+            (Some(Color::White), EndReason::Timeout)
+        );
     }
 
     #[test]

@@ -82,8 +82,12 @@ const MESSAGE_LIMIT: usize = 1024;
 pub async fn json_errors(request: Request, next: Next) -> Response {
     let response = next.run(request).await;
     let status = response.status();
-    let is_json = is_json(response.headers().get(header::CONTENT_TYPE));
-    if !(status.is_client_error() || status.is_server_error()) || is_json {
+    let content_type = response.headers().get(header::CONTENT_TYPE);
+    // The page's own 404 (`web::static_file`) is HTML on purpose: a visitor reads it.
+    let is_page = content_type
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("text/html"));
+    if !(status.is_client_error() || status.is_server_error()) || is_json(content_type) || is_page {
         return response;
     }
     let (parts, body) = response.into_parts();

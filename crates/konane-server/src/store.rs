@@ -226,6 +226,31 @@ impl Store {
         .await
     }
 
+    /// Games in progress changed after `since` (Unix ms), most recently changed first, with
+    /// when they changed: the games being played now, for the start page.
+    pub async fn live(&self, since: i64, limit: i64) -> Result<Vec<(ServedGame, i64)>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT id, data, updated_at AS seq FROM games WHERE status = 'playing' \
+             AND updated_at > $1 ORDER BY updated_at DESC LIMIT $2",
+        )
+        .bind(since)
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?;
+        decode_rows(rows)
+    }
+
+    /// How many games in progress changed after `since` (Unix ms).
+    pub async fn count_live(&self, since: i64) -> Result<i64, StoreError> {
+        let row = sqlx::query(
+            "SELECT COUNT(*) AS n FROM games WHERE status = 'playing' AND updated_at > $1",
+        )
+        .bind(since)
+        .fetch_one(&self.pool)
+        .await?;
+        Ok(row.try_get::<i64, _>("n")?)
+    }
+
     /// Games in progress, to pick up their engines and clocks after a restart.
     pub async fn playing(&self) -> Result<Vec<(ServedGame, i64)>, StoreError> {
         self.select(

@@ -391,3 +391,60 @@ impl PositionView {
         }
     }
 }
+
+/// A game being played now, as the start page lists it to watch.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct LiveGame {
+    /// The game's id.
+    pub id: String,
+    /// Board size.
+    pub size: String,
+    /// Opening rule.
+    pub opening: String,
+    /// How the seats are filled.
+    pub mode: Mode,
+    /// The clock, if timed.
+    pub clock: Option<ClockSetting>,
+    /// Who plays.
+    pub players: PlayersView,
+    /// The position text now.
+    pub position: String,
+    /// The last move, if any.
+    pub last_move: Option<String>,
+    /// The moves played.
+    pub ply: usize,
+    /// When it last changed (Unix ms).
+    pub updated_at: i64,
+}
+
+impl LiveGame {
+    /// The line of `g`, last changed at `updated_at`.
+    pub fn of(g: &ServedGame, updated_at: i64) -> LiveGame {
+        let view = GameView::of(g, 0, updated_at);
+        LiveGame {
+            id: view.id,
+            size: view.size,
+            opening: view.opening,
+            mode: view.mode,
+            clock: view.clock.map(|c| ClockSetting {
+                initial_ms: c.initial_ms,
+                increment_ms: c.increment_ms,
+                per_move: c.per_move,
+            }),
+            players: view.players,
+            position: view.position,
+            last_move: view.moves.last().cloned(),
+            ply: view.ply,
+            updated_at,
+        }
+    }
+}
+
+/// The games being played now.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct LiveView {
+    /// How many games moved in the last [`LIVE_WINDOW_MS`](crate::api::LIVE_WINDOW_MS).
+    pub playing: i64,
+    /// The most recently moved of them, most moves first.
+    pub games: Vec<LiveGame>,
+}

@@ -71,16 +71,34 @@ pub async fn index(headers: HeaderMap) -> Response {
     })
 }
 
-/// Any other file under `web/`.
+/// Any other file under `web/`. An address that names no file and looks like a page (no
+/// `.ext`) gets the page itself with 404, so the visitor sees the site's header and its
+/// "no such page"; a missing file (a script, an image) stays a JSON error.
 pub async fn static_file(uri: Uri, headers: HeaderMap) -> Response {
     let path = uri.path().trim_start_matches('/');
-    asset(path, &headers).unwrap_or_else(|| {
-        error_response(
+    if let Some(file) = asset(path, &headers) {
+        return file;
+    }
+    let names_a_file = path
+        .rsplit('/')
+        .next()
+        .is_some_and(|last| last.contains('.'));
+    match Assets::get("index.html").filter(|_| !names_a_file) {
+        Some(page) => (
+            StatusCode::NOT_FOUND,
+            [
+                (header::CONTENT_TYPE, content_type("index.html")),
+                (header::CACHE_CONTROL, "no-cache"),
+            ],
+            page.data.into_owned(),
+        )
+            .into_response(),
+        None => error_response(
             StatusCode::NOT_FOUND,
             "not_found",
             &format!("no file {path}"),
-        )
-    })
+        ),
+    }
 }
 
 #[cfg(test)]

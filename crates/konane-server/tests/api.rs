@@ -568,3 +568,140 @@ async fn any_position_is_judged_by_the_rules() {
         assert!(message.contains(mentions), "{body}: {message}");
     }
 }
+
+#[tokio::test]
+async fn the_host_of_an_invitation_chooses_a_colour() {
+    let s = start().await;
+    for (chosen, guest) in [("white", "black"), ("black", "white")] {
+        let created = s
+            .create(json!({"mode": "friend", "size": "4x4", "color": chosen, "name": "Ana"}))
+            .await;
+        assert_eq!(created["seat"], chosen);
+        let id = created["id"].as_str().unwrap();
+        assert_eq!(created["game"]["players"][chosen]["name"], "Ana");
+        assert_eq!(created["game"]["players"][guest]["seated"], false);
+        let (status, joined) = s.post(&format!("/api/games/{id}/join"), None).await;
+        assert_eq!(status, StatusCode::OK);
+        assert_eq!(joined["seat"], guest);
+        assert_eq!(joined["game"]["status"], "playing");
+    }
+    // Random gives one of the two, and says which.
+    let random = s
+        .create(json!({"mode": "friend", "size": "4x4", "color": "random"}))
+        .await;
+    assert!(["black", "white"].contains(&random["seat"].as_str().unwrap()));
+}
+
+#[tokio::test]
+async fn the_host_cancels_an_invitation_nobody_accepted() {
+    let s = start().await;
+    let (id, host, _) = s
+        .create_seated(json!({"mode": "friend", "size": "4x4", "color": "black"}))
+        .await;
+    let cancel = format!("/api/games/{id}/cancel");
+    // Only the host may.
+    let (status, body) = s.post(&cancel, None).await;
+    assert_eq!(
+        (status, body["error"].as_str()),
+        (StatusCode::FORBIDDEN, Some("forbidden"))
+    );
+    let mut ws = s.socket(&id).await;
+    ws.next_state(5).await;
+    let (status, state) = s.post(&cancel, Some(&host)).await;
+    assert_eq!(status, StatusCode::OK, "{state}");
+    assert_eq!(state["status"], "finished");
+    assert_eq!(state["result"]["reason"], "aborted");
+    assert!(state["result"]["winner"].is_null());
+    // The page that waits with it hears at once.
+    let seen = ws.until(5, |g| g["status"] == "finished").await;
+    assert_eq!(seen["result"]["reason"], "aborted");
+    // The link no longer seats anybody, and a second cancel says the game is over.
+    let (status, _) = s.post(&format!("/api/games/{id}/join"), None).await;
+    assert_eq!(status, StatusCode::CONFLICT);
+    assert_eq!(s.get(&id).await["status"], "finished");
+    let (status, body) = s.post(&cancel, Some(&host)).await;
+    assert_eq!(
+        (status, body["error"].as_str()),
+        (StatusCode::CONFLICT, Some("game_over"))
+    );
+    // Once the guest has joined, it is a game: no cancelling it.
+    let (id, host, _) = s
+        .create_seated(json!({"mode": "open", "size": "4x4"}))
+        .await;
+    assert_eq!(
+        s.post(&format!("/api/games/{id}/join"), None).await.0,
+        StatusCode::OK
+    );
+    let (status, body) = s
+        .post(&format!("/api/games/{id}/cancel"), Some(&host))
+        .await;
+    assert_eq!(
+        (status, body["error"].as_str()),
+        (StatusCode::CONFLICT, Some("seats_taken"))
+    );
+    assert_eq!(s.get(&id).await["status"], "playing");
+}
+
+#[tokio::test]
+async fn the_games_being_played_now_are_listed_to_watch() {
+    let s = start().await;
+    let live = |s: &common::TestServer| {
+        let request = s.client.get(s.url("/api/live"));
+        async move {
+            let r = request.send().await.unwrap();
+            assert_eq!(r.status(), StatusCode::OK);
+            r.json::<Value>().await.unwrap()
+        }
+    };
+    let empty = live(&s).await;
+    assert_eq!(empty["playing"], 0);
+    assert_eq!(empty["games"], json!([]));
+    // Two games on, one with more moves; a waiting invitation is not being played.
+    let (short, short_token, _) = s
+        .create_seated(json!({"mode": "local", "size": "6x6"}))
+        .await;
+    let (long, long_token, _) = s
+        .create_seated(
+            json!({"mode": "local", "size": "4x4", "clock": {"minutes": 3, "increment": 2}}),
+        )
+        .await;
+    s.create(json!({"mode": "friend", "size": "4x4"})).await;
+    let first = s.get(&short).await;
+    s.play(&short, Some(&short_token), &first_legal(&first), 0)
+        .await;
+    for ply in 0..2 {
+        let state = s.get(&long).await;
+        let (status, _) = s
+            .play(&long, Some(&long_token), &first_legal(&state), ply)
+            .await;
+        assert_eq!(status, StatusCode::OK);
+    }
+    let now = live(&s).await;
+    assert_eq!(now["playing"], 2, "{now}");
+    let games = now["games"].as_array().unwrap();
+    assert_eq!(games.len(), 2);
+    let top = &games[0];
+    assert_eq!(top["id"], long.as_str(), "the game with more moves first");
+    assert_eq!(top["ply"], 2);
+    assert_eq!(top["size"], "4x4");
+    assert_eq!(top["clock"]["increment_ms"], 2000);
+    assert_eq!(top["position"], s.get(&long).await["position"]);
+    assert!(top["last_move"].is_string());
+    assert_eq!(top["players"]["black"]["engine"], false);
+    assert_eq!(games[1]["id"], short.as_str());
+}
+
+#[tokio::test]
+async fn an_unknown_address_gets_the_page_with_404() {
+    let s = start().await;
+    let r = s.client.get(s.url("/no/such/page")).send().await.unwrap();
+    assert_eq!(r.status(), StatusCode::NOT_FOUND);
+    let kind = r.headers()["content-type"].to_str().unwrap().to_string();
+    assert!(kind.starts_with("text/html"), "{kind}");
+    let page = r.text().await.unwrap();
+    assert!(page.contains("id=\"top\""), "the site's header: {page}");
+    // A file that is not there stays a JSON error: no script gets a page for an answer.
+    let r = s.client.get(s.url("/nope.js")).send().await.unwrap();
+    assert_eq!(r.status(), StatusCode::NOT_FOUND);
+    assert_eq!(r.json::<Value>().await.unwrap()["error"], "not_found");
+}

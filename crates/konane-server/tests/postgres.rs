@@ -185,7 +185,12 @@ async fn two_instances_pair_players_from_one_pool() {
     let minutes = 20.0 + f64::from(tag % 1000) / 1000.0;
     let body = json!({"clock": {"minutes": minutes, "increment": 0}, "rated": true});
     let (_, first) = a
-        .send(&mut ana, reqwest::Method::POST, "/api/seeks", Some(body.clone()))
+        .send(
+            &mut ana,
+            reqwest::Method::POST,
+            "/api/seeks",
+            Some(body.clone()),
+        )
         .await;
     assert_eq!(first["status"], "waiting", "{first}");
     let (_, second) = b

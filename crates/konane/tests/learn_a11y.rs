@@ -60,7 +60,7 @@ async fn the_tutorial_walked_through_in_three_languages() {
         let c = rig.browser(&format!("learner-{code}"), 1280, 900).await;
         c.goto(&format!("{}/", rig.base)).await.unwrap();
         choose_language(&c, code).await;
-        click(&c, "[data-nav-link=learn]").await;
+        nav_to(&c, "learn").await;
         for (i, step) in lessons().iter().enumerate() {
             let id = step["id"].as_str().unwrap();
             wait_attr(&c, "[data-learn-step]", "data-learn-step", id, 5).await;
@@ -230,7 +230,13 @@ async fn a_whole_game_with_the_keyboard_only() {
                 .await
                 .unwrap();
             let mv = state["legal_moves"][0].as_str().unwrap().to_string();
-            tab_to(&c, "[data-command]", false).await;
+            // The move box opens from its toggle, one key away, and takes the focus.
+            tab_to(&c, "[data-command-toggle]", false).await;
+            press(&c, &Key::Enter).await;
+            assert!(
+                focused(&c, "[data-command]").await,
+                "the move box did not take the focus"
+            );
             press(&c, &format!("{mv}{}", &*Key::Enter)).await;
             typed = true;
             tab_to(&c, ".board", true).await;
@@ -314,13 +320,14 @@ async fn every_screen_speaks_german_and_czech() {
         }
         wait_text(&c, "h1", &word("start.title"), 5).await;
         assert_eq!(text(&c, "[data-start=engine]").await, word("start.engine"));
+        open_menu(&c).await;
         assert_eq!(text(&c, "[data-nav-link=rules]").await, word("nav.rules"));
         for (page, key) in [
             ("learn", "learn.title"),
             ("rules", "rules.title"),
             ("history", "history.title"),
         ] {
-            click(&c, &format!("[data-nav-link={page}]")).await;
+            nav_to(&c, page).await;
             wait_text(&c, "h1", &word(key), 5).await;
             if page == "rules" {
                 assert_eq!(text(&c, ".faq summary").await, word("faq.q1"));
@@ -329,7 +336,7 @@ async fn every_screen_speaks_german_and_czech() {
         // Remembered: a reload keeps the language.
         c.refresh().await.unwrap();
         wait_text(&c, "h1", &word("history.title"), 5).await;
-        click(&c, "[data-nav-link=play]").await;
+        nav_to(&c, "play").await;
         click(&c, "[data-start=local]").await;
         wait_status(&c, &["your-move"], 10).await;
         let instruction = word("do.remove-center-corner").replace("{color}", &word("color.black"));

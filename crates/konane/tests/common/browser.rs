@@ -74,9 +74,19 @@ pub fn browsers_present() -> bool {
 }
 
 pub fn rig(tag: &str) -> Rig {
+    rig_serving(tag, common::serve)
+}
+
+/// A rig whose server runs at the default pace of the engine playing itself (the tests'
+/// servers are faster).
+pub fn rig_at_default_pace(tag: &str) -> Rig {
+    rig_serving(tag, common::serve_at_default_pace)
+}
+
+fn rig_serving(tag: &str, serve: fn(&std::path::Path) -> (Child, String)) -> Rig {
     let dir = std::env::temp_dir().join(format!("konane-browser-{tag}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let (server, base) = common::serve(&dir);
+    let (server, base) = serve(&dir);
     let port = free_port();
     let chromedriver = Command::new(CHROMEDRIVER)
         .arg(format!("--port={port}"))
@@ -128,12 +138,16 @@ impl Rig {
             "goog:loggingPrefs": { "browser": "ALL" }
         });
         let caps = caps.as_object().unwrap().clone().into_iter().collect();
-        ClientBuilder::rustls()
+        let c = ClientBuilder::rustls()
             .expect("a TLS setup")
             .capabilities(caps)
             .connect(&self.driver)
             .await
-            .expect("chromedriver gives a session")
+            .expect("chromedriver gives a session");
+        // The window's size is not the page's (the window counts its frame, and is never
+        // narrower than 500 px): the page's own viewport is set to exactly the size asked for.
+        emulate_screen(&c, width, height).await;
+        c
     }
 }
 
@@ -244,14 +258,83 @@ pub async fn screenshot(c: &Client, name: &str) {
     std::fs::write(dir.join(format!("{name}.png")), png).unwrap();
 }
 
-/// Sets an option of the start screen's "Options" fold.
+/// Chooses a setting of the start screen: its chip (a radio button) when it has one, else
+/// the menu (`<select data-option=…>`) that holds it.
 pub async fn set_option(c: &Client, name: &str, value: &str) {
     // The start screen draws itself once its strings have loaded.
-    wait_for(c, ".options summary", 10).await.click().await.ok();
-    let js = format!(
-        "const s = document.querySelector('[data-option={name}]'); s.value = '{value}'; s.dispatchEvent(new Event('change', {{bubbles: true}}));"
+    wait_for(c, "[data-start=engine]", 10).await;
+    c.execute(
+        "const [name, value] = arguments;
+         const radio = document.querySelector(`input[type=radio][name='${name}'][value='${value}']`);
+         const target = radio || document.querySelector(`select[data-option='${name}']`);
+         if (radio) radio.checked = true; else target.value = value;
+         target.dispatchEvent(new Event('change', {bubbles: true}));",
+        vec![json!(name), json!(value)],
+    )
+    .await
+    .unwrap();
+}
+
+/// Follows a link of the header's pages, opening the phone's menu first when it is folded.
+pub async fn nav_to(c: &Client, page: &str) {
+    open_menu(c).await;
+    click(c, &format!("[data-nav-link={page}]")).await;
+}
+
+/// Opens the header's menu when it is folded (on a phone); does nothing otherwise.
+pub async fn open_menu(c: &Client) {
+    wait_for(c, "[data-menu]", 10).await;
+    let folded = c
+        .execute(
+            "const b = document.querySelector('[data-menu]'); return !!b && getComputedStyle(b).display !== 'none' && b.getAttribute('aria-expanded') !== 'true';",
+            vec![],
+        )
+        .await
+        .ok()
+        .and_then(|v| v.as_bool())
+        .unwrap_or(false);
+    if folded {
+        click(c, "[data-menu]").await;
+    }
+}
+
+/// Whether the element `css` is shown (laid out, not `hidden` or `display: none`).
+pub async fn shown(c: &Client, css: &str) -> bool {
+    c.execute(
+        "const e = document.querySelector(arguments[0]); return !!e && e.getClientRects().length > 0;",
+        vec![json!(css)],
+    )
+    .await
+    .ok()
+    .and_then(|v| v.as_bool())
+    .unwrap_or(false)
+}
+
+/// The box of the element `css` in the viewport: `[left, top, right, bottom]`.
+pub async fn rect(c: &Client, css: &str) -> [f64; 4] {
+    let v = c
+        .execute(
+            "const r = document.querySelector(arguments[0]).getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom];",
+            vec![json!(css)],
+        )
+        .await
+        .unwrap_or_else(|e| panic!("no box for {css}: {e}"));
+    let n = |i: usize| v[i].as_f64().unwrap_or(f64::NAN);
+    [n(0), n(1), n(2), n(3)]
+}
+
+/// Fails unless the element `css` lies wholly inside the browser's viewport.
+pub async fn assert_in_viewport(c: &Client, css: &str, what: &str) {
+    let [left, top, right, bottom] = rect(c, css).await;
+    let size = c
+        .execute("return [innerWidth, innerHeight];", vec![])
+        .await
+        .unwrap();
+    let (w, h) = (size[0].as_f64().unwrap(), size[1].as_f64().unwrap());
+    assert!(
+        left >= -0.5 && top >= -0.5 && right <= w + 0.5 && bottom <= h + 0.5,
+        "{what}: {css} at [{left}, {top}, {right}, {bottom}] is not inside the {w}x{h} viewport"
     );
-    c.execute(&js, vec![]).await.unwrap();
 }
 
 /// The browser console's log since the last call (chromedriver's `se/log`).
@@ -282,6 +365,12 @@ pub async fn clear_console(c: &Client) {
 
 /// Fails when the page wrote an error to the console since the last call.
 pub async fn assert_no_console_errors(c: &Client, what: &str) {
+    assert_no_console_errors_but(c, what, &[]).await;
+}
+
+/// Fails when the page wrote an error to the console since the last call, other than
+/// those whose text holds one of `expected`.
+pub async fn assert_no_console_errors_but(c: &Client, what: &str, expected: &[&str]) {
     let log = c
         .issue_cmd(BrowserLog)
         .await
@@ -292,6 +381,10 @@ pub async fn assert_no_console_errors(c: &Client, what: &str) {
             entries
                 .iter()
                 .filter(|e| e["level"] == "SEVERE" || e["level"] == "WARNING")
+                .filter(|e| {
+                    let message = e["message"].as_str().unwrap_or_default();
+                    !expected.iter().any(|x| message.contains(x))
+                })
                 .collect()
         })
         .unwrap_or_default();
@@ -485,4 +578,16 @@ pub async fn emulate(c: &Client, scheme: &str, motion: &str) {
     })))
     .await
     .expect("chromedriver emulates media features");
+}
+
+/// Makes the page's viewport `width` x `height` CSS pixels; below 820 px wide, a phone's
+/// (a touch screen that honours the page's viewport tag).
+pub async fn emulate_screen(c: &Client, width: u32, height: u32) {
+    let mobile = width < 820;
+    c.issue_cmd(Cdp(json!({
+        "cmd": "Emulation.setDeviceMetricsOverride",
+        "params": { "width": width, "height": height, "deviceScaleFactor": 1, "mobile": mobile },
+    })))
+    .await
+    .expect("chromedriver emulates the screen");
 }

@@ -11,10 +11,24 @@ pub fn serve(dir: &Path) -> (Child, String) {
     start(command(&[], dir, &[]))
 }
 
+/// `konane serve` as [`serve`] starts it, but with the engine playing itself at the
+/// server's default pace, as visitors watch it.
+#[allow(dead_code)]
+pub fn serve_at_default_pace(dir: &Path) -> (Child, String) {
+    start(unpaced(&[], dir, &[]))
+}
+
 /// `konane serve` with its database in `dir`, no rate limit and `extra` flags, run through
-/// `runner` (say `prlimit …`) when it is not empty.
+/// `runner` (say `prlimit …`) when it is not empty; the engine playing itself moves every
+/// 300 ms, so that watching it to the end stays quick.
 #[allow(dead_code)]
 pub fn command(runner: &[&str], dir: &Path, extra: &[&str]) -> Command {
+    let mut command = unpaced(runner, dir, extra);
+    command.args(["--self-play-pace-ms", "300"]);
+    command
+}
+
+fn unpaced(runner: &[&str], dir: &Path, extra: &[&str]) -> Command {
     let konane = env!("CARGO_BIN_EXE_konane");
     let mut command = match runner.split_first() {
         Some((program, args)) => {
@@ -25,8 +39,7 @@ pub fn command(runner: &[&str], dir: &Path, extra: &[&str]) -> Command {
         None => Command::new(konane),
     };
     command
-        .args(["serve", "--port", "0", "--rate-limit", "0"])
-        .args(["--self-play-pace-ms", "300", "--data-dir"])
+        .args(["serve", "--port", "0", "--rate-limit", "0", "--data-dir"])
         .arg(dir)
         .args(extra)
         .env_remove("DATABASE_URL")
