@@ -412,6 +412,34 @@ async fn every_page_passes_axe() {
                 wait_for(&c, ".board [data-square]", 5).await;
                 check_accessibility(&c, &axe, &format!("{page}, {scheme}")).await;
             }
+            for (page, ready) in [
+                ("account", "[data-form=register]"),
+                ("players", "[data-leaderboard]"),
+            ] {
+                c.goto(&format!("{}/{page}", rig.base)).await.unwrap();
+                wait_for(&c, ready, 5).await;
+                check_accessibility(&c, &axe, &format!("{page}, {scheme}")).await;
+            }
+        }
+        // A profile: this browser registers (and so logs in) through the API.
+        let player = format!("axe-{name}");
+        let status = c
+            .execute(
+                "return fetch('/api/accounts', {method: 'POST', headers: {'content-type': 'application/json'},
+                   body: JSON.stringify({name: arguments[0], password: 'a good long password'})}).then(r => r.status);",
+                vec![serde_json::json!(player)],
+            )
+            .await
+            .unwrap();
+        assert_eq!(status, serde_json::json!(201));
+        for scheme in ["light", "dark"] {
+            c.goto(&format!("{}/@/{player}", rig.base)).await.unwrap();
+            emulate(&c, scheme, "no-preference").await;
+            wait_for(&c, "[data-archive] li", 5).await;
+            check_accessibility(&c, &axe, &format!("profile, {scheme}")).await;
+            c.goto(&format!("{}/account", rig.base)).await.unwrap();
+            wait_for(&c, "[data-logout]", 5).await;
+            check_accessibility(&c, &axe, &format!("account, logged in, {scheme}")).await;
         }
         c.goto(&format!("{}/", rig.base)).await.unwrap();
         set_option(&c, "size", "6x6").await;

@@ -1,5 +1,5 @@
 //! Players in two real headless Chromiums against the real `konane serve`: both register
-//! on the account screen, one invites the other to a rated 6+0 game, the game ends, and
+//! on the account screen, quick pairing puts them in one rated 6+0 game, the game ends, and
 //! both profiles show the new ratings, the graph and the game in the archive. A guest's
 //! name is refused with the reason in the page's language. Screenshots of the account and
 //! profile screens at phone and desktop size, light and dark, in three languages
@@ -52,35 +52,37 @@ async fn two_players_register_play_a_rated_game_and_see_it_on_their_profiles() {
     register(&kai, &rig.base, "Kai").await;
     assert_eq!(shown_rating(&ana, &rig.base, "Ana", "blitz").await, "1500?");
 
-    // Ana invites a friend to a rated six-minute game.
-    ana.goto(&rig.base).await.unwrap();
-    set_option(&ana, "clock", "6+0").await;
-    wait_for(&ana, "[data-rated-choice]:not([hidden])", 10).await;
-    click(&ana, "[data-rated]").await;
-    click(&ana, "[data-start='friend']").await;
-    let what = || "the invitation never opened".to_string();
-    let id = eventually(10, what, || async {
-        let url = ana.current_url().await.ok()?;
-        url.path().strip_prefix("/game/").map(str::to_string)
-    })
-    .await;
-    kai.goto(&format!("{}/game/{id}?join", rig.base))
-        .await
-        .unwrap();
-    let what = || "Kai never got a seat".to_string();
-    eventually(10, what, || async {
-        let seat: Option<String> = kai
-            .execute(
-                "return JSON.parse(localStorage.getItem('konane.tokens') || '{}')[arguments[0]]?.seat ?? null;",
-                vec![json!(id)],
-            )
-            .await
-            .ok()?
-            .as_str()
-            .map(str::to_string);
-        seat
-    })
-    .await;
+    // Both ask for a rated six-minute game by quick pairing and meet in one.
+    for c in [&ana, &kai] {
+        c.goto(&rig.base).await.unwrap();
+        wait_for(c, "[data-pairing-rated]", 10).await;
+        let what = || "the rated choice never showed".to_string();
+        eventually(10, what, || async {
+            c.find(Locator::Css("[data-pairing-rated]"))
+                .await
+                .ok()?
+                .is_displayed()
+                .await
+                .ok()?
+                .then_some(())
+        })
+        .await;
+        click(c, "[data-pairing-rated]").await;
+        click(c, "[data-pairing='6+0']").await;
+    }
+    screenshot(&ana, "players-pairing-desktop").await;
+    let game_of = |c: &Client| {
+        let c = c.clone();
+        async move {
+            let url = c.current_url().await.ok()?;
+            url.path().strip_prefix("/game/").map(str::to_string)
+        }
+    };
+    let what = || "Ana was never paired".to_string();
+    let id = eventually(15, what, || game_of(&ana)).await;
+    let what = || "Kai was never paired".to_string();
+    let kai_game = eventually(15, what, || game_of(&kai)).await;
+    assert_eq!(id, kai_game, "both play the same game");
     let game: serde_json::Value = reqwest::get(format!("{}/api/games/{id}", rig.base))
         .await
         .unwrap()
