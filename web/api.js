@@ -18,6 +18,11 @@ export function seatFor(id) {
   return tokens()[id]?.seat ?? null;
 }
 
+/** The games this browser holds a seat in, the latest first: `[{id, seat}]`. */
+export function seatedGames() {
+  return Object.entries(tokens()).map(([id, t]) => ({ id, seat: t.seat })).reverse();
+}
+
 export function remember(id, token, seat) {
   const all = tokens();
   all[id] = { token, seat };
@@ -98,6 +103,7 @@ export const api = {
   deleteAccount: (password) => request("POST", "/api/account/delete", { password }),
   player: (name) => request("GET", `/api/players/${encodeURIComponent(name)}`),
   playerGames: (name, query) => request("GET", `/api/players/${encodeURIComponent(name)}/games?${new URLSearchParams(query)}`),
+  several: (ids) => request("GET", `/api/games?ids=${ids.map(encodeURIComponent).join(",")}`),
   seek: (clock, rated) => request("POST", "/api/seeks", named({ clock, rated })),
   seekStatus: (id) => request("GET", `/api/seeks/${id}`),
   leaderboard: (category) => request("GET", `/api/leaderboard/${category}`),

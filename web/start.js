@@ -12,6 +12,7 @@ import { errorText } from "./game.js";
 import { playerName } from "./players.js";
 import { sessionName } from "./account.js";
 import { pairingCard } from "./pairing.js";
+import { yourGamesCard } from "./mygames.js";
 
 const OPTIONS = "konane.options";
 const CLOCKS = { untimed: null, "1+0": [1, 0], "3+2": [3, 2], "6+0": [6, 0], "10+5": [10, 5] };
@@ -80,6 +81,7 @@ export async function startScreen(app, go) {
   const count = h("p", { class: "live-count", "data-live-count": "" });
   const liveList = h("ul", { class: "game-list", "data-live": "" });
   const pairing = pairingCard(go);
+  const yours = yourGamesCard();
   const form = h("div", { class: "start" },
     h("section", { class: "intro" },
       h("h1", {}, t("start.title")),
@@ -106,6 +108,7 @@ export async function startScreen(app, go) {
         h("label", { class: "check", "data-rated-choice": "", hidden: true }, h("input", { type: "checkbox", "data-rated": "" }), t("start.rated"))),
       pairing.card),
     h("div", { class: "lists" },
+      yours.card,
       h("section", { class: "card", "aria-labelledby": "live-title" },
         h("h2", { id: "live-title" }, t("live.title")), liveList,
         h("button", { type: "button", "data-start": "watch" }, t("start.watch"))),
@@ -238,11 +241,14 @@ export async function startScreen(app, go) {
       if (!shown.demo && !shown.demoFailed) demo();
     }
   };
-  await refresh();
+  await Promise.all([refresh(), yours.refresh()]);
   const timer = setInterval(refresh, REFRESH_MS);
+  // Up to fifty games each time: asked less often than the lists of the site's life.
+  const yoursTimer = setInterval(yours.refresh, 6 * REFRESH_MS);
   return () => {
     pairing.stop();
     clearInterval(timer);
+    clearInterval(yoursTimer);
     shown.stopped = true;
     stopDemo();
   };

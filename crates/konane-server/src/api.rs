@@ -22,7 +22,7 @@ use crate::players::Viewer;
 use crate::time::now_ms;
 use crate::view::{
     GameView, LiveGame, LiveView, LobbyGame, LobbyView, PositionView, PositionsView, SeatView,
-    SeatedView,
+    SeatedView, SeveralView,
 };
 use crate::{Shared, headers, limits, ops, web, ws};
 
@@ -32,7 +32,7 @@ const BODY_LIMIT: usize = 16 * 1024;
 /// Every route of the site.
 pub fn router(state: Shared) -> Router {
     let api = Router::new()
-        .route("/games", post(create))
+        .route("/games", post(create).get(several))
         .route("/games/{id}", get(show))
         .route("/games/{id}/join", post(join))
         .route("/games/{id}/moves", post(play))
@@ -689,6 +689,38 @@ pub const LIVE_WINDOW_MS: i64 = 5 * 60_000;
 
 /// Games listed on the start page.
 const LIVE_LIST: i64 = 12;
+
+/// Most games one request may ask for.
+const SEVERAL_MAX: usize = 50;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SeveralQuery {
+    ids: String,
+}
+
+/// Several games at once (`?ids=a,b,c`), as a page lists the games its seats are in; ids
+/// of no game are left out.
+async fn several(
+    State(state): State<Shared>,
+    query: Result<axum::extract::Query<SeveralQuery>, axum::extract::rejection::QueryRejection>,
+) -> Result<Json<SeveralView>, ApiError> {
+    let axum::extract::Query(q) = query.map_err(|e| ApiError::BadRequest(e.body_text()))?;
+    let ids: Vec<&str> = q.ids.split(',').filter(|i| !i.is_empty()).collect();
+    if ids.len() > SEVERAL_MAX {
+        return Err(ApiError::BadRequest(format!(
+            "at most {SEVERAL_MAX} games at once"
+        )));
+    }
+    let now = now_ms();
+    let mut games = Vec::new();
+    for id in ids {
+        if let Some((game, seq)) = state.store.load(id).await? {
+            games.push(GameView::of(&game, seq, now));
+        }
+    }
+    Ok(Json(SeveralView { games }))
+}
 
 async fn live(State(state): State<Shared>) -> Result<Json<LiveView>, ApiError> {
     let since = now_ms() - LIVE_WINDOW_MS;

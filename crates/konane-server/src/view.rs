@@ -347,6 +347,13 @@ pub struct LobbyView {
     pub games: Vec<LobbyGame>,
 }
 
+/// Several games' states.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct SeveralView {
+    /// The games found, in the order asked.
+    pub games: Vec<GameView>,
+}
+
 /// Every position of a game, from the start.
 #[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
 pub struct PositionsView {

@@ -467,3 +467,28 @@ async fn ratings_change_once_when_everyone_ends_the_game_at_once() {
         assert_eq!(total, 5, "{profile}");
     }
 }
+
+#[tokio::test]
+async fn several_games_are_answered_at_once_for_the_your_games_list() {
+    let s = start().await;
+    let (a, _, _) = s
+        .create_seated(json!({"mode": "local", "size": "4x4"}))
+        .await;
+    let (b, _, _) = s
+        .create_seated(json!({"mode": "friend", "size": "6x6"}))
+        .await;
+    let (status, body) = s.json(&format!("/api/games?ids={a},nosuchgame,{b}")).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let ids: Vec<&str> = body["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids, [a.as_str(), b.as_str()]);
+    let many = vec!["x"; 51].join(",");
+    assert_eq!(
+        s.json(&format!("/api/games?ids={many}")).await.0,
+        StatusCode::BAD_REQUEST
+    );
+}

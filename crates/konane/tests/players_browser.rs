@@ -100,6 +100,20 @@ async fn two_players_register_play_a_rated_game_and_see_it_on_their_profiles() {
         "{game}"
     );
     screenshot(&kai, "players-rated-game-phone").await;
+    // The start page lists the game under "Your games", with whose move it is.
+    ana.goto(&rig.base).await.unwrap();
+    let css = format!("[data-your-game='{id}']");
+    wait_for(&ana, &css, 10).await;
+    let black = if game["players"]["black"]["name"] == "Ana" {
+        "true"
+    } else {
+        "false"
+    };
+    assert_eq!(
+        attr(&ana, &css, "data-your-turn").await.as_deref(),
+        Some(black)
+    );
+    screenshot(&ana, "players-your-games-desktop").await;
 
     // Kai gives up (through the API with the seat token the page keeps: the resign
     // button's confirmation is the game screen's own business).
