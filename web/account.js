@@ -1,7 +1,7 @@
 // The account screen `/account`: a guest's name, logging in, registering; once logged in,
 // the password, logging out and deleting the account. And who is logged in, for the header.
 
-import { api, guestName, setGuestName } from "./api.js";
+import { api, guestName, seatedGames, setGuestName, tokenFor } from "./api.js";
 import { h } from "./dom.js";
 import { has, t } from "./i18n.js";
 import { errorText } from "./game.js";
@@ -12,6 +12,12 @@ let current;
 export async function sessionName() {
   current ??= api.session().then((s) => s.name ?? null).catch(() => null);
   return current;
+}
+
+/** Puts the games this browser played as a guest on the account just logged in to. */
+async function claimGuestGames() {
+  const games = seatedGames().filter((s) => s.seat !== "both").slice(0, 200).map(({ id }) => ({ id, token: tokenFor(id) }));
+  if (games.length) await api.claim(games).catch(() => {});
 }
 
 function forget() {
@@ -85,12 +91,14 @@ export async function accountScreen(app, go) {
     const login = form("login", [field("name", "text", t("account.name"), "username"), field("password", "password", t("account.password"), "current-password")],
       t("account.login"), async ({ name, password }) => {
         await api.login(name.trim(), password);
+        await claimGuestGames();
         await done("/");
       });
     const register = form("register", [field("name", "text", t("account.name"), "username"), field("password", "password", t("account.password"), "new-password")],
       t("account.register"), async ({ name, password }) => {
         if (!NAME.test(name.trim())) throw local("name.bad_character_local");
         await api.register(name.trim(), password);
+        await claimGuestGames();
         await done(`/@/${encodeURIComponent(name.trim())}`);
       });
     register.append(h("p", { class: "muted" }, t("account.no-email")));

@@ -103,6 +103,7 @@ export const api = {
   deleteAccount: (password) => request("POST", "/api/account/delete", { password }),
   player: (name) => request("GET", `/api/players/${encodeURIComponent(name)}`),
   playerGames: (name, query) => request("GET", `/api/players/${encodeURIComponent(name)}/games?${new URLSearchParams(query)}`),
+  claim: (games) => request("POST", "/api/account/claim", { games }),
   several: (ids) => request("GET", `/api/games?ids=${ids.map(encodeURIComponent).join(",")}`),
   seek: (clock, rated) => request("POST", "/api/seeks", named({ clock, rated })),
   seekStatus: (id) => request("GET", `/api/seeks/${id}`),

@@ -501,45 +501,63 @@ impl Store {
             moved = vec![(before[0], after[0]), (before[1], after[1])];
         }
         update_query(game, seq, now)?.execute(&mut *tx).await?;
-        if let Some(result) = game.result.filter(|r| r.reason != EndReason::Aborted)
-            && let Some(winner) = result.winner
-        {
-            for c in [Color::Black, Color::White] {
-                let seat = game.seat(c);
-                let Some(account) = &seat.account else {
-                    continue;
-                };
-                let other = game.seat(c.opponent());
-                let (before, after) = moved.get(c.index()).map_or((None, None), |(b, a)| {
-                    (Some(b.rating.rating), Some(a.rating.rating))
-                });
-                sqlx::query(
-                    "INSERT INTO player_games (account_id, game_id, color, outcome, reason, opponent, \
-                     opponent_account, opponent_level, category, rated, size, moves, rating_before, rating_after, ended_at) \
-                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) \
-                     ON CONFLICT (account_id, game_id) DO NOTHING",
-                )
-                .bind(account.as_str())
-                .bind(&game.id)
-                .bind(c.name())
-                .bind(if winner == c { "win" } else { "loss" })
-                .bind(result.reason.code())
-                .bind(other.name.as_ref().map(|n| n.as_str().to_string()))
-                .bind(other.account.clone())
-                .bind(other.engine.then(|| i64::from(game.level.unwrap_or_default().get())))
-                .bind(game.category().map(|c| c.as_str()))
-                .bind(i64::from(rated.is_some()))
-                .bind(game.game.size().to_string())
-                .bind(game.ply() as i64)
-                .bind(before)
-                .bind(after)
-                .bind(now)
-                .execute(&mut *tx)
-                .await?;
-            }
+        for c in [Color::Black, Color::White] {
+            let ratings = moved
+                .get(c.index())
+                .map(|(b, a)| (b.rating.rating, a.rating.rating));
+            archive_line(&mut tx, game, c, ratings, now).await?;
         }
         tx.commit().await?;
         Ok(Finish::Stored)
+    }
+
+    /// Puts `account` on the seat of `game` that `token` holds, if a guest's, and (a
+    /// finished game) its line in the archive, in one transaction. False when the game
+    /// changed first, the token holds no such seat, or the seat is someone's already.
+    pub async fn claim_seat(
+        &self,
+        id: &str,
+        token: &str,
+        account: &Account,
+        now: i64,
+    ) -> Result<bool, StoreError> {
+        let Some((mut game, seq)) = self.load(id).await? else {
+            return Ok(false);
+        };
+        let holds = |c: Color| {
+            game.seat(c)
+                .token
+                .as_ref()
+                .is_some_and(|t| t.matches(token))
+        };
+        // Both seats on one device are nobody's own games to claim.
+        let color = match (holds(Color::Black), holds(Color::White)) {
+            (true, false) => Color::Black,
+            (false, true) => Color::White,
+            _ => return Ok(false),
+        };
+        if game.seat(color).account.is_some()
+            || game.seat(color.opponent()).account.as_deref() == Some(account.id.as_str())
+        {
+            return Ok(false);
+        }
+        let seat = &mut game.seats[color.index()];
+        seat.account = Some(account.id.clone());
+        seat.name = Some(account.name.clone());
+        let mut tx = self.pool().begin().await?;
+        if update_query(&game, seq, now)?
+            .execute(&mut *tx)
+            .await?
+            .rows_affected()
+            != 1
+        {
+            tx.rollback().await?;
+            return Ok(false);
+        }
+        archive_line(&mut tx, &game, color, None, now).await?;
+        tx.commit().await?;
+        self.notify(&game.id, seq + 1).await?;
+        Ok(true)
     }
 
     /// A player's games, newest first, `per_page` from `page` (0 is the first); one more
@@ -684,6 +702,48 @@ fn rated_pair(game: &ServedGame) -> Option<(Category, [String; 2], Color)> {
     let black = game.seat(Color::Black).account.clone()?;
     let white = game.seat(Color::White).account.clone()?;
     Some((category, [black, white], winner))
+}
+
+/// Writes `color`'s line of a finished game into its account's archive (nothing for a
+/// guest, an aborted game or one already there). `ratings`: before and after, when rated.
+async fn archive_line(
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+    game: &ServedGame,
+    color: Color,
+    ratings: Option<(f64, f64)>,
+    now: i64,
+) -> Result<(), StoreError> {
+    let Some(result) = game.result.filter(|r| r.reason != EndReason::Aborted) else {
+        return Ok(());
+    };
+    let (Some(winner), Some(account)) = (result.winner, &game.seat(color).account) else {
+        return Ok(());
+    };
+    let other = game.seat(color.opponent());
+    sqlx::query(
+        "INSERT INTO player_games (account_id, game_id, color, outcome, reason, opponent, \
+         opponent_account, opponent_level, category, rated, size, moves, rating_before, rating_after, ended_at) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) \
+         ON CONFLICT (account_id, game_id) DO NOTHING",
+    )
+    .bind(account.as_str())
+    .bind(&game.id)
+    .bind(color.name())
+    .bind(if winner == color { "win" } else { "loss" })
+    .bind(result.reason.code())
+    .bind(other.name.as_ref().map(|n| n.as_str().to_string()))
+    .bind(other.account.clone())
+    .bind(other.engine.then(|| i64::from(game.level.unwrap_or_default().get())))
+    .bind(game.category().map(|c| c.as_str()))
+    .bind(i64::from(ratings.is_some()))
+    .bind(game.game.size().to_string())
+    .bind(game.ply() as i64)
+    .bind(ratings.map(|r| r.0))
+    .bind(ratings.map(|r| r.1))
+    .bind(now)
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
 }
 
 /// Makes the rating row of a category the account had none of (one added later).

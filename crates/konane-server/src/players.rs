@@ -50,6 +50,7 @@ pub fn router() -> Router<Shared> {
         .route("/session", get(whoami).post(login).delete(logout))
         .route("/account/password", post(change_password))
         .route("/account/delete", post(delete_account))
+        .route("/account/claim", post(claim))
         .route("/players/{name}", get(profile))
         .route("/players/{name}/games", get(games))
         .route("/players/{name}/games.txt", get(export))
@@ -320,6 +321,59 @@ async fn delete_account(
         cookie(None, over_https(&state, &headers))?,
     );
     Ok(response)
+}
+
+/// Most seats one claim may name.
+const MAX_CLAIMS: usize = 200;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ClaimRequest {
+    games: Vec<ClaimedSeat>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ClaimedSeat {
+    id: String,
+    token: String,
+}
+
+/// How many seats a claim put on the account.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+pub struct ClaimView {
+    /// Seats now the account's.
+    pub claimed: usize,
+}
+
+/// Puts a browser's guest seats (the games it holds tokens of) on the logged-in account:
+/// the games show its name and its archive lists the finished ones (as casual games).
+async fn claim(
+    State(state): State<Shared>,
+    viewer: Viewer,
+    body: Result<Json<ClaimRequest>, JsonRejection>,
+) -> Result<Json<ClaimView>, ApiError> {
+    let (account, _) = viewer.required()?;
+    let Json(req) = body?;
+    if req.games.len() > MAX_CLAIMS {
+        return Err(ApiError::BadRequest(format!(
+            "at most {MAX_CLAIMS} games at once"
+        )));
+    }
+    let mut claimed = 0;
+    for seat in &req.games {
+        if state
+            .store
+            .claim_seat(&seat.id, &seat.token, &account, now_ms())
+            .await?
+        {
+            claimed += 1;
+            if let Some((game, seq)) = state.store.load(&seat.id).await? {
+                state.publish(&game, seq);
+            }
+        }
+    }
+    Ok(Json(ClaimView { claimed }))
 }
 
 /// A rating as a profile shows it.

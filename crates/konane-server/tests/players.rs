@@ -492,3 +492,61 @@ async fn several_games_are_answered_at_once_for_the_your_games_list() {
         StatusCode::BAD_REQUEST
     );
 }
+
+#[tokio::test]
+async fn a_guests_games_are_claimed_when_they_register() {
+    let s = start().await;
+    let (finished, token, _) = s
+        .create_seated(json!({"mode": "engine", "color": "black", "size": "4x4", "level": 1}))
+        .await;
+    s.post(&format!("/api/games/{finished}/resign"), Some(&token))
+        .await;
+    let (waiting, waiting_token, _) = s
+        .create_seated(json!({"mode": "friend", "size": "6x6"}))
+        .await;
+    let (local, local_token, _) = s
+        .create_seated(json!({"mode": "local", "size": "4x4"}))
+        .await;
+    let mut ana = registered(&s, "Ana", "127.0.0.2").await;
+    let claim = json!({"games": [
+        {"id": finished, "token": token},
+        {"id": waiting, "token": waiting_token},
+        {"id": local, "token": local_token},
+        {"id": finished, "token": "0".repeat(32)},
+        {"id": "nosuchgame", "token": token},
+    ]});
+    let (status, body) = s
+        .send(
+            &mut ana,
+            Method::POST,
+            "/api/account/claim",
+            Some(claim.clone()),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(
+        body["claimed"], 2,
+        "the finished and the waiting game; not the shared device's: {body}"
+    );
+    let game = s.get(&finished).await;
+    assert_eq!(game["players"]["black"]["name"], "Ana");
+    assert_eq!(game["players"]["black"]["registered"], true);
+    let (_, page) = s.json("/api/players/Ana/games").await;
+    assert_eq!(page["games"][0]["id"], finished.as_str(), "{page}");
+    assert_eq!(page["games"][0]["rated"], false);
+    // Claimed seats are Ana's now: nobody claims them again, not even Ana.
+    let mut kai = registered(&s, "Kai", "127.0.0.3").await;
+    let (_, again) = s
+        .send(&mut kai, Method::POST, "/api/account/claim", Some(claim))
+        .await;
+    assert_eq!(again["claimed"], 0, "{again}");
+    let (status, _) = s
+        .send(
+            &mut s.player("g", "127.0.0.4"),
+            Method::POST,
+            "/api/account/claim",
+            Some(json!({"games": []})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
+}
