@@ -109,7 +109,7 @@ export async function gameScreen(app, id, wantsJoin, go) {
     }
   });
   const button = (label, attrs, handler) => h("button", { type: "button", ...attrs, onclick: handler }, label);
-  const typeToggle = button(t("game.command-toggle"), { class: "type-toggle", "data-command-toggle": "", "aria-expanded": "false", "aria-controls": "command-form", title: t("game.command") }, () => setTyping(!ui.typing));
+  const typeToggle = button(t("game.command-toggle"), { class: "type-toggle", "data-command-toggle": "", "aria-expanded": "false", "aria-controls": "command-form" }, () => setTyping(!ui.typing));
   const nav = h("div", { class: "nav" },
     button("«", { "aria-label": t("nav.first"), title: t("nav.first"), "data-nav": "first" }, () => step(-Infinity)),
     button("‹", { "aria-label": t("nav.back"), title: t("nav.back"), "data-nav": "back" }, () => step(-1)),

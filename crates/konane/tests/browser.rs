@@ -301,6 +301,25 @@ async fn a_timed_game_shows_both_players_and_clocks_in_view() {
         );
         assert!(shown(&c, "[data-slot=bottom] [data-clock].running").await);
         assert!(text(&c, "[data-you-play]").await.contains("You play Black"));
+        // A player with a rating (the accounts' players): the name, then "1500", or
+        // "1500?" while provisional.
+        let strips = c
+            .execute_async(
+                "const done = arguments[0];
+                 import('/players.js').then(({ PlayerStrip }) => done([true, false].map((provisional) => {
+                   const strip = new PlayerStrip('top');
+                   const ana = { name: 'Ana', engine: false, level: null, seated: true, rating: 1500.4, provisional };
+                   strip.draw({ status: 'playing', turn: 'black', players: { black: ana } }, 'black', false);
+                   return [strip.name.textContent, strip.rating.textContent];
+                 })));",
+                vec![],
+            )
+            .await
+            .unwrap();
+        assert_eq!(
+            strips,
+            serde_json::json!([["Ana", "1500?"], ["Ana", "1500"]])
+        );
         if label == "phone" {
             let short = short_buttons(&c, 44.0).await;
             assert!(

@@ -455,6 +455,24 @@ async fn every_page_passes_axe() {
         }
         screenshot(&c, &format!("game-dark-{name}")).await;
         assert_no_console_errors(&c, "axe pages").await;
+        // An invitation waiting, its cancel asked on the page; and the page for no page.
+        c.goto(&format!("{}/", rig.base)).await.unwrap();
+        set_option(&c, "size", "4x4").await;
+        set_option(&c, "clock", "3+2").await;
+        click(&c, "[data-start=friend]").await;
+        wait_status(&c, &["waiting"], 10).await;
+        click(&c, "[data-cancel-invite]").await;
+        wait_for(&c, "[data-confirm-yes]", 5).await;
+        for scheme in ["light", "dark"] {
+            emulate(&c, scheme, "no-preference").await;
+            check_accessibility(&c, &axe, &format!("invitation, {scheme}")).await;
+        }
+        c.goto(&format!("{}/no/such/page", rig.base)).await.unwrap();
+        wait_for(&c, "[data-not-found] .board", 5).await;
+        for scheme in ["light", "dark"] {
+            emulate(&c, scheme, "no-preference").await;
+            check_accessibility(&c, &axe, &format!("no such page, {scheme}")).await;
+        }
         c.close().await.unwrap();
     }
 }
