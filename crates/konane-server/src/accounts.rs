@@ -272,6 +272,15 @@ impl Store {
         Ok(())
     }
 
+    /// Forgets the sessions that ended before `now`.
+    pub async fn drop_expired_sessions(&self, now: i64) -> Result<u64, StoreError> {
+        Ok(sqlx::query("DELETE FROM sessions WHERE expires_at <= $1")
+            .bind(now)
+            .execute(self.pool())
+            .await?
+            .rows_affected())
+    }
+
     /// Whether a name belongs to an account: a guest may not use it.
     pub async fn name_registered(&self, name: &PlayerName) -> Result<bool, StoreError> {
         let row = sqlx::query("SELECT id FROM accounts WHERE name_key = $1")

@@ -366,7 +366,8 @@ impl AppState {
     }
 }
 
-/// Every `janitor_every_ms`, aborts games that never got going.
+/// Every `janitor_every_ms`, aborts games that never got going and forgets dead seeks and
+/// ended sessions.
 async fn janitor(state: Shared) {
     let every = std::time::Duration::from_millis(state.timing.janitor_every_ms);
     loop {
@@ -379,6 +380,9 @@ async fn janitor(state: Shared) {
         let stale = time::now_ms() - 6 * pairing::ALIVE_MS;
         if let Err(e) = state.store.drop_stale_seeks(stale).await {
             tracing::warn!("janitor: seeks: {e}");
+        }
+        if let Err(e) = state.store.drop_expired_sessions(time::now_ms()).await {
+            tracing::warn!("janitor: sessions: {e}");
         }
     }
 }

@@ -142,7 +142,7 @@ async fn paired_game(
     tokens: [&crate::game::SeatToken; 2],
     now: i64,
 ) -> Result<ServedGame, ApiError> {
-    let first_black = tokens[0].as_str().as_bytes()[0] % 2 == 0;
+    let first_black = tokens[0].as_str().as_bytes()[0].is_multiple_of(2);
     let mut seats: [crate::game::Seat; 2] = Default::default();
     for (i, s) in seeks.iter().enumerate() {
         let color = if (i == 0) == first_black {
