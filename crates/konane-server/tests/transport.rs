@@ -421,7 +421,7 @@ async fn every_documented_refusal_is_a_json_error() {
             404,
             "not_found",
         ),
-        (s.client.get(s.url("/api/games")), 405, "method_not_allowed"),
+        (s.client.put(s.url("/api/games")), 405, "method_not_allowed"),
         (
             s.client.delete(s.url(&format!("/api/games/{id}"))),
             405,
