@@ -3,15 +3,9 @@
 
 mod common;
 
-use common::{TestServer, seek, start};
+use common::{registered, seek, start};
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
-
-async fn registered(s: &TestServer, name: &str, addr: &str) -> common::Player {
-    let mut p = s.player(name, addr);
-    s.register(&mut p, "a good long password").await;
-    p
-}
 
 #[tokio::test]
 async fn two_seekers_meet_in_a_rated_game_with_their_names() {

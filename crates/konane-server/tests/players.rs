@@ -3,15 +3,9 @@
 
 mod common;
 
-use common::{Player, TestServer, finish_from_everywhere, rated_game, start};
+use common::{finish_from_everywhere, rated_game, registered, start};
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
-
-async fn registered(s: &TestServer, name: &str, addr: &str) -> Player {
-    let mut p = s.player(name, addr);
-    s.register(&mut p, "a good long password").await;
-    p
-}
 
 #[tokio::test]
 async fn an_account_logs_in_and_out_with_an_http_only_cookie() {

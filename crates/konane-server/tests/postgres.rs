@@ -144,16 +144,8 @@ async fn two_instances_rate_a_game_once() {
     let Some(url) = database() else { return };
     let a = start_with(0, Some(url.clone())).await;
     let b = start_with(0, Some(url)).await;
-    // Names of their own: the database is shared with the other tests and earlier runs.
-    let tag = {
-        let mut bytes = [0u8; 4];
-        getrandom::fill(&mut bytes).unwrap();
-        u32::from_le_bytes(bytes) % 1_000_000
-    };
-    let mut ana = a.player(&format!("ana{tag}"), "127.0.0.2");
-    let mut kai = b.player(&format!("kai{tag}"), "127.0.0.3");
-    a.register(&mut ana, "a good long password").await;
-    b.register(&mut kai, "a good long password").await;
+    let mut ana = common::fresh_player(&a, "ana").await;
+    let mut kai = common::fresh_player(&b, "kai").await;
     for _ in 0..3 {
         let (id, black, white) = common::rated_game(&a, &mut ana, &b, &mut kai).await;
         common::finish_from_everywhere(&a, &b, &id, &black, &white).await;
@@ -172,16 +164,10 @@ async fn two_instances_pair_players_from_one_pool() {
     let Some(url) = database() else { return };
     let a = start_with(0, Some(url.clone())).await;
     let b = start_with(0, Some(url)).await;
-    let tag = {
-        let mut bytes = [0u8; 4];
-        getrandom::fill(&mut bytes).unwrap();
-        u32::from_le_bytes(bytes) % 1_000_000
-    };
-    let mut ana = a.player(&format!("ana{tag}"), "127.0.0.2");
-    let mut kai = b.player(&format!("kai{tag}"), "127.0.0.3");
-    a.register(&mut ana, "a good long password").await;
-    b.register(&mut kai, "a good long password").await;
+    let mut ana = common::fresh_player(&a, "ana").await;
+    let mut kai = common::fresh_player(&b, "kai").await;
     // A clock of its own, so earlier runs' seeks on the shared database stay apart.
+    let tag: u32 = ana.name.trim_start_matches("ana").parse().unwrap();
     let minutes = 20.0 + f64::from(tag % 1000) / 1000.0;
     let body = json!({"clock": {"minutes": minutes, "increment": 0}, "rated": true});
     let (_, first) = a

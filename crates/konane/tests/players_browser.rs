@@ -32,6 +32,17 @@ async fn register(c: &Client, base: &str, name: &str) {
     wait_for(c, &format!("[data-account-name='{name}']"), 10).await;
 }
 
+/// What a form of the account screen says once it has answered.
+async fn notice(c: &Client, form: &str) -> String {
+    let css = format!("[data-form='{form}'] [data-form-notice]");
+    let what = || format!("the {form} form never answered");
+    eventually(10, what, || async {
+        let t = text(c, &css).await;
+        (!t.is_empty()).then_some(t)
+    })
+    .await
+}
+
 /// The player's rating in a category as the profile shows it.
 async fn shown_rating(c: &Client, base: &str, name: &str, category: &str) -> String {
     c.goto(&format!("{base}/@/{name}")).await.unwrap();
@@ -214,18 +225,15 @@ async fn a_guest_name_is_checked_and_kept_and_wrong_logins_are_worded() {
         // Spaces are refused before anything is sent.
         fill(&c, "guest", "guest", "Ana Kai").await;
         click(&c, "[data-form='guest'] button[type='submit']").await;
-        let notice = text(&c, "[data-form='guest'] [data-form-notice]").await;
-        assert_eq!(notice, words["name.bad_character_local"].as_str().unwrap());
+        assert_eq!(
+            notice(&c, "guest").await,
+            words["name.bad_character_local"].as_str().unwrap()
+        );
         // The server's reason comes back worded in the page's language.
         fill(&c, "register", "name", "Computer").await;
         fill(&c, "register", "password", "a good long password").await;
         click(&c, "[data-form='register'] button[type='submit']").await;
-        let what = || "the reserved name was never refused".to_string();
-        let refused = eventually(10, what, || async {
-            let t = text(&c, "[data-form='register'] [data-form-notice]").await;
-            (!t.is_empty()).then_some(t)
-        })
-        .await;
+        let refused = notice(&c, "register").await;
         let reserved = words["name.reserved"]
             .as_str()
             .unwrap()
@@ -234,21 +242,14 @@ async fn a_guest_name_is_checked_and_kept_and_wrong_logins_are_worded() {
         fill(&c, "login", "name", "nobody").await;
         fill(&c, "login", "password", "wrong password").await;
         click(&c, "[data-form='login'] button[type='submit']").await;
-        let what = || "the wrong login was never refused".to_string();
-        let wrong = eventually(10, what, || async {
-            let t = text(&c, "[data-form='login'] [data-form-notice]").await;
-            (!t.is_empty()).then_some(t)
-        })
-        .await;
+        let wrong = notice(&c, "login").await;
         assert_eq!(wrong, words["error.wrong_credentials"].as_str().unwrap());
         fill(&c, "guest", "guest", "Lani").await;
         click(&c, "[data-form='guest'] button[type='submit']").await;
-        let what = || "the guest name was never saved".to_string();
-        eventually(10, what, || async {
-            let t = text(&c, "[data-form='guest'] [data-form-notice]").await;
-            (t == words["account.saved"].as_str().unwrap()).then_some(())
-        })
-        .await;
+        assert_eq!(
+            notice(&c, "guest").await,
+            words["account.saved"].as_str().unwrap()
+        );
         clear_console(&c).await;
         let tag = if w > 400 { "desktop" } else { "phone" };
         screenshot(&c, &format!("players-account-{code}-{tag}-{scheme}")).await;

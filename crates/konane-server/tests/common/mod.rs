@@ -368,6 +368,29 @@ impl TestServer {
     }
 }
 
+/// A player registered (and logged in) on `s` as `name`, from `addr`.
+pub async fn registered(s: &TestServer, name: &str, addr: &str) -> Player {
+    let mut p = s.player(name, addr);
+    s.register(&mut p, "a good long password").await;
+    p
+}
+
+/// A player registered on `s` under `prefix` and a random number, from a random loopback
+/// address: for tests on a database that other tests and earlier runs share (its
+/// registration limit per address included).
+pub async fn fresh_player(s: &TestServer, prefix: &str) -> Player {
+    let mut bytes = [0u8; 4];
+    getrandom::fill(&mut bytes).unwrap();
+    let name = format!("{prefix}{}", u32::from_le_bytes(bytes) % 1_000_000);
+    let addr = format!(
+        "127.{}.{}.{}",
+        1 + bytes[1] % 250,
+        bytes[2],
+        1 + bytes[3] % 250
+    );
+    registered(s, &name, &addr).await
+}
+
 /// A rated 6+0 game between two logged-in players, started: (id, black's token, white's
 /// token). `host` opens the invitation as Black on `a`; `guest` joins through `b`.
 pub async fn rated_game(
