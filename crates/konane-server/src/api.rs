@@ -317,8 +317,9 @@ async fn create(
         _ => None,
     };
     let token = token()?;
-    let creator_seat = person(&state, viewer, req.name.as_deref(), token.clone()).await?;
     let mut seats: [Seat; 2] = Default::default();
+    // Only a seat of the creator's own carries a name: watching the computer or sharing a
+    // device needs none, so a guest name that is no longer free stops neither.
     match (req.mode, creator) {
         (Mode::Local, _) => {
             for seat in &mut seats {
@@ -331,11 +332,11 @@ async fn create(
             }
         }
         (Mode::Engine, Some(c)) => {
-            seats[c.index()] = creator_seat;
+            seats[c.index()] = person(&state, viewer, req.name.as_deref(), token.clone()).await?;
             seats[c.opponent().index()].engine = true;
         }
         (Mode::Friend | Mode::Open, Some(c)) => {
-            seats[c.index()] = creator_seat;
+            seats[c.index()] = person(&state, viewer, req.name.as_deref(), token.clone()).await?;
         }
     }
     let waiting = matches!(req.mode, Mode::Friend | Mode::Open);

@@ -112,6 +112,21 @@ async fn names_and_passwords_are_checked_and_names_are_unique() {
         .await;
     assert_eq!(status, StatusCode::CONFLICT, "{body}");
     assert_eq!(body["error"], "name_taken");
+    // Watching the computer or sharing a device seats no guest under that name.
+    for body in [
+        json!({"mode": "engine", "color": "none", "size": "6x6", "name": "ANA"}),
+        json!({"mode": "local", "size": "6x6", "name": "ANA"}),
+    ] {
+        let (status, answer) = s
+            .send(
+                &mut s.player("g", "127.0.0.5"),
+                Method::POST,
+                "/api/games",
+                Some(body),
+            )
+            .await;
+        assert_eq!(status, StatusCode::CREATED, "{answer}");
+    }
 }
 
 #[tokio::test]
