@@ -29,6 +29,9 @@ pub enum ApiError {
     /// No such game (404).
     #[error("no game with id {0}")]
     NotFound(String),
+    /// No such player or seek (404): what was asked for, as "player Ana".
+    #[error("there is no {0}")]
+    Missing(String),
     /// No such route (404).
     #[error("there is no such address")]
     NoRoute,
@@ -140,7 +143,9 @@ impl ApiError {
                 GameError::Corrupt { .. } => StatusCode::INTERNAL_SERVER_ERROR,
                 _ => StatusCode::CONFLICT,
             },
-            ApiError::NotFound(_) | ApiError::NoRoute => StatusCode::NOT_FOUND,
+            ApiError::NotFound(_) | ApiError::Missing(_) | ApiError::NoRoute => {
+                StatusCode::NOT_FOUND
+            }
             ApiError::NotInLine(_) => StatusCode::CONFLICT,
             ApiError::TooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::TooManyRequests | ApiError::EngineQuota => StatusCode::TOO_MANY_REQUESTS,
@@ -163,7 +168,7 @@ impl ApiError {
             ApiError::BadRequest(_) => "bad_request",
             ApiError::BadName(_) => "bad_name",
             ApiError::Game(g) => g.code(),
-            ApiError::NotFound(_) | ApiError::NoRoute => "not_found",
+            ApiError::NotFound(_) | ApiError::Missing(_) | ApiError::NoRoute => "not_found",
             ApiError::NotInLine(_) => "not_in_line",
             ApiError::TooLarge => "too_large",
             ApiError::TooManyRequests => "too_many_requests",
@@ -336,6 +341,7 @@ mod tests {
             ApiError::BadName(NameError::Empty),
             ApiError::NotFound(String::new()),
             ApiError::NoRoute,
+            ApiError::Missing(String::new()),
             ApiError::TooLarge,
             ApiError::TooManyRequests,
             ApiError::EngineQuota,

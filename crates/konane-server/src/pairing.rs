@@ -120,6 +120,15 @@ async fn try_pair(state: &Shared, s: Seek, now: i64) -> Result<Seek, ApiError> {
             state.changed(&game, 1);
             break;
         }
+        // Refused: `other` was taken meanwhile, or `s` itself (then no later try can work).
+        if state
+            .store
+            .seen_seek(&s.id, now)
+            .await?
+            .is_none_or(|again| again.paired.is_some())
+        {
+            break;
+        }
     }
     Ok(state.store.seen_seek(&s.id, now).await?.unwrap_or(s))
 }
@@ -229,7 +238,7 @@ async fn show(
         .store
         .seen_seek(&id, now)
         .await?
-        .ok_or_else(|| ApiError::NotFound(format!("seek {id}")))?;
+        .ok_or_else(|| ApiError::Missing(format!("seek {id}")))?;
     let seek = try_pair(&state, seek, now).await?;
     Ok(Json(view(&state, &seek, now).await?))
 }
@@ -243,7 +252,7 @@ async fn cancel(State(state): State<Shared>, Path(id): Path<String>) -> Result<R
     let now = now_ms();
     match state.store.seen_seek(&id, now).await? {
         Some(seek) => Ok(Json(view(&state, &seek, now).await?).into_response()),
-        None => Err(ApiError::NotFound(format!("seek {id}"))),
+        None => Err(ApiError::Missing(format!("seek {id}"))),
     }
 }
 

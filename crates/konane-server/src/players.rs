@@ -409,7 +409,7 @@ async fn player(state: &Shared, name: &str) -> Result<Account, ApiError> {
         .account_named(name)
         .await?
         .map(|(a, _)| a)
-        .ok_or_else(|| ApiError::NotFound(format!("player {name}")))
+        .ok_or_else(|| ApiError::Missing(format!("player {name}")))
 }
 
 async fn profile(
