@@ -314,7 +314,7 @@ impl Store {
                         seat.name = None;
                     }
                 }
-                if self.update(&game, seq, now).await? {
+                if self.update(&game, seq, now, None).await? {
                     break;
                 }
             }
@@ -436,10 +436,7 @@ impl Store {
     ) -> Result<bool, StoreError> {
         for _ in 0..RATING_TRIES {
             match self.try_finish(game, seq, now).await? {
-                Finish::Stored => {
-                    self.notify(&game.id, seq + 1).await?;
-                    return Ok(true);
-                }
+                Finish::Stored => return Ok(true),
                 Finish::Changed => return Ok(false),
                 Finish::RatingMoved => continue,
             }
@@ -516,6 +513,7 @@ impl Store {
                 .map(|(b, a)| (b.rating.rating, a.rating.rating));
             archive_line(&mut tx, game, c, ratings, now).await?;
         }
+        self.notify(&mut tx, game, seq + 1).await?;
         tx.commit().await?;
         Ok(Finish::Stored)
     }
@@ -564,8 +562,8 @@ impl Store {
             return Ok(false);
         }
         archive_line(&mut tx, &game, color, None, now).await?;
+        self.notify(&mut tx, &game, seq + 1).await?;
         tx.commit().await?;
-        self.notify(&game.id, seq + 1).await?;
         Ok(true)
     }
 

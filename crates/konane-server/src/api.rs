@@ -452,7 +452,7 @@ async fn join(
     let mut seat = Color::Black;
     let (_, view) = state
         .mutate(&id, None, |g| {
-            seat = g.join(joiner, now_ms())?;
+            seat = g.join(joiner.clone(), now_ms())?;
             Ok(())
         })
         .await?;
@@ -478,7 +478,7 @@ async fn seat_action(
     state: Shared,
     id: String,
     headers: &HeaderMap,
-    action: impl FnOnce(&mut ServedGame, Option<&str>, i64) -> Result<(), GameError>,
+    action: impl Fn(&mut ServedGame, Option<&str>, i64) -> Result<(), GameError>,
 ) -> Result<Json<GameView>, ApiError> {
     let token = bearer(headers).map(str::to_string);
     let (_, view) = state

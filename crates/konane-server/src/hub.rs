@@ -1,7 +1,10 @@
 //! Realtime fan-out and presence: every open page of a game holds a [`Watch`] of that
 //! game's channel, and each change of the game is sent to all of them as the full new
 //! state. A page that proves a seat marks that side as present, so the server knows when a
-//! player has left. A game's channel lives exactly as long as somebody watches it.
+//! player has left. A game's channel lives exactly as long as somebody watches it, and
+//! keeps the last state of the game this instance stored or read, so that the next change
+//! need not read it back: a stale copy (another instance changed the game) is caught by the
+//! store's sequence check and read again.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -9,12 +12,19 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use konane_core::Color;
 use tokio::sync::broadcast;
 
+use crate::game::ServedGame;
+
 /// Messages a slow page may fall behind by before it is told to resync.
 const BACKLOG: usize = 32;
 
 struct Channel {
     tx: broadcast::Sender<Arc<str>>,
     watchers: usize,
+    /// The sequence number of the last state sent: an older one that arrives late (a
+    /// slow task, another instance's notification overtaking) is dropped.
+    sent: i64,
+    /// The game as last stored or read here, and its sequence number.
+    latest: Option<(ServedGame, i64)>,
     /// Pages holding each seat.
     present: [usize; 2],
     /// When each seat's last page closed (Unix ms).
@@ -60,6 +70,8 @@ impl Hub {
         let channel = channels.entry(id.to_string()).or_insert_with(|| Channel {
             tx: broadcast::channel(BACKLOG).0,
             watchers: 0,
+            sent: 0,
+            latest: None,
             present: [0; 2],
             left_at: [None; 2],
         });
@@ -73,11 +85,33 @@ impl Hub {
         }
     }
 
-    /// Sends a game's new state to its pages.
-    pub fn publish(&self, id: &str, state: Arc<str>) {
-        if let Some(channel) = self.lock().get(id) {
-            let _ = channel.tx.send(state);
+    /// Sends a game's state at `seq` to its pages, unless they were sent a newer one. A
+    /// kept copy older than `seq` is forgotten.
+    pub fn publish(&self, id: &str, seq: i64, state: Arc<str>) {
+        if let Some(channel) = self.lock().get_mut(id) {
+            if channel.latest.as_ref().is_some_and(|(_, s)| *s < seq) {
+                channel.latest = None;
+            }
+            if seq > channel.sent {
+                channel.sent = seq;
+                let _ = channel.tx.send(state);
+            }
         }
+    }
+
+    /// Keeps `game` at `seq` (stored or read just now) while its pages are open here,
+    /// unless a newer copy is kept.
+    pub fn remember(&self, game: &ServedGame, seq: i64) {
+        if let Some(channel) = self.lock().get_mut(&game.id)
+            && channel.latest.as_ref().is_none_or(|(_, s)| *s <= seq)
+        {
+            channel.latest = Some((game.clone(), seq));
+        }
+    }
+
+    /// The kept copy of a game and its sequence number, if its pages are open here.
+    pub fn latest(&self, id: &str) -> Option<(ServedGame, i64)> {
+        self.lock().get(id).and_then(|c| c.latest.clone())
     }
 
     /// Whether any page watches the game here.
@@ -165,5 +199,18 @@ mod tests {
         drop(b);
         assert!(!hub.watched_here("g"));
         assert!(hub.is_empty());
+    }
+
+    #[test]
+    fn a_late_older_state_is_not_sent() {
+        let hub = Hub::default();
+        let mut w = hub.watch("g");
+        hub.publish("g", 3, Arc::from("three"));
+        hub.publish("g", 2, Arc::from("two"));
+        hub.publish("g", 3, Arc::from("three again"));
+        hub.publish("g", 4, Arc::from("four"));
+        assert_eq!(&*w.changes.try_recv().unwrap(), "three");
+        assert_eq!(&*w.changes.try_recv().unwrap(), "four");
+        assert!(w.changes.try_recv().is_err());
     }
 }

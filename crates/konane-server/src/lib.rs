@@ -17,6 +17,7 @@ pub mod hub;
 pub mod limits;
 pub mod listener;
 pub mod name;
+pub mod notice;
 pub mod ops;
 pub mod pairing;
 pub mod players;
@@ -41,6 +42,7 @@ use crate::error::ApiError;
 use crate::game::{EngineTurn, GameError, ServedGame, Status};
 use crate::hub::{Hub, Presence};
 use crate::limits::{Limits, Occupancy};
+use crate::notice::Notice;
 use crate::rate::RateLimiter;
 use crate::store::{Backend, Store, StoreError};
 use crate::view::GameView;
@@ -54,6 +56,8 @@ pub struct ServerConfig {
     pub port: u16,
     /// `sqlite://FILE` or `postgres://…`.
     pub database_url: String,
+    /// Connections to the database (none: 8 for SQLite, 16 for PostgreSQL).
+    pub database_connections: Option<u32>,
     /// Engine searches running at once (in each of the quick and the deep lane).
     pub engine_threads: usize,
     /// Requests per second allowed from one client address (0: no limit).
@@ -98,6 +102,7 @@ impl Default for ServerConfig {
             bind: "127.0.0.1".into(),
             port: 8080,
             database_url: "sqlite://konane.db".into(),
+            database_connections: None,
             engine_threads: std::thread::available_parallelism().map_or(2, |n| n.get()),
             rate_limit: 50,
             limits: Limits::default(),
@@ -149,26 +154,28 @@ const RETRY_FIRST_MS: u64 = 50;
 const RETRY_MAX_MS: u64 = 5_000;
 
 impl AppState {
-    /// Called after every stored change of a game: tells the pages, and lets the engine
-    /// or the clock act if it is their turn. Returns the state it sent.
+    /// Called after every stored change of a game: tells the pages here (other instances
+    /// hear of it from the store's notification), and lets the engine or the clock act if
+    /// it is their turn. Returns the state it sent.
     pub fn changed(self: &Arc<Self>, game: &ServedGame, seq: i64) -> GameView {
         let view = GameView::of(game, seq, time::now_ms());
-        // With PostgreSQL the notification listener publishes, for every instance alike,
-        // and moves the engine playing itself wherever it is watched.
-        let sqlite = self.store.backend() == Backend::Sqlite;
-        if sqlite {
-            self.hub.publish(&game.id, Arc::from(view.to_json()));
-        }
-        if sqlite || !game.engine_turn().is_some_and(|t| t.self_play) {
-            self.schedule(game, seq);
-        }
+        self.announce(game, seq, Arc::from(view.to_json()));
         view
     }
 
-    /// Sends a game's state to its pages on this instance.
+    /// Sends `state`, the view of `game` at `seq`, to the pages here and schedules what
+    /// comes next.
+    fn announce(self: &Arc<Self>, game: &ServedGame, seq: i64, state: Arc<str>) {
+        self.hub.remember(game, seq);
+        self.hub.publish(&game.id, seq, state);
+        self.schedule(game, seq);
+    }
+
+    /// Sends a game's state, as just stored or read, to its pages on this instance.
     pub fn publish(&self, game: &ServedGame, seq: i64) {
         let view = GameView::of(game, seq, time::now_ms());
-        self.hub.publish(&game.id, Arc::from(view.to_json()));
+        self.hub.remember(game, seq);
+        self.hub.publish(&game.id, seq, Arc::from(view.to_json()));
     }
 
     /// Starts the engine's move or the clock's watch, when the game needs one. The engine
@@ -254,17 +261,49 @@ impl AppState {
     /// Loads a game, applies `change` and stores it if nothing else changed it meanwhile
     /// (and, with `expect`, only if it is still at that sequence number). Returns the stored
     /// game and the state sent to its pages; on any error nothing is stored.
+    ///
+    /// A game shown here starts from the copy the hub keeps; when that copy turns out stale
+    /// (the change is refused or the store's sequence check fails) it is read from the store
+    /// and `change` runs again on that.
     pub async fn mutate(
         self: &Arc<Self>,
         id: &str,
         expect: Option<i64>,
-        change: impl FnOnce(&mut ServedGame) -> Result<(), ApiError>,
+        mut change: impl FnMut(&mut ServedGame) -> Result<(), ApiError>,
     ) -> Result<(ServedGame, GameView), ApiError> {
-        let (mut game, seq) = self
-            .store
-            .load(id)
-            .await?
-            .ok_or_else(|| ApiError::NotFound(id.to_string()))?;
+        let mut kept = self
+            .hub
+            .latest(id)
+            .filter(|(_, seq)| expect.is_none_or(|e| e == *seq));
+        loop {
+            let from_kept = kept.is_some();
+            let (game, seq) = match kept.take() {
+                Some(copy) => copy,
+                None => self
+                    .store
+                    .load(id)
+                    .await?
+                    .ok_or_else(|| ApiError::NotFound(id.to_string()))?,
+            };
+            match self.try_mutate(game, seq, expect, &mut change).await {
+                Err(ApiError::Internal(cause)) => return Err(ApiError::Internal(cause)),
+                Err(_) | Ok(None) if from_kept => continue,
+                Ok(None) => return Err(GameError::Changed.into()),
+                Ok(Some(done)) => return Ok(done),
+                Err(refused) => return Err(refused),
+            }
+        }
+    }
+
+    /// One attempt of [`AppState::mutate`] on `game` at `seq`: none when the store had
+    /// moved on.
+    async fn try_mutate(
+        self: &Arc<Self>,
+        mut game: ServedGame,
+        seq: i64,
+        expect: Option<i64>,
+        change: &mut impl FnMut(&mut ServedGame) -> Result<(), ApiError>,
+    ) -> Result<Option<(ServedGame, GameView)>, ApiError> {
         if expect.is_some_and(|e| e != seq) {
             return Err(GameError::Changed.into());
         }
@@ -273,18 +312,28 @@ impl AppState {
         change(&mut game)?;
         let now = time::now_ms();
         // The end of a game is stored with what it does to its players: their archive and,
-        // rated, both ratings, all in one transaction.
-        let stored = if !was_over && game.status == Status::Finished {
-            self.store.update_finished(&mut game, seq, now).await?
+        // rated, both ratings, all in one transaction, which writes the ratings into the
+        // game; any other change travels to the other instances with its state.
+        let (stored, view, json) = if !was_over && game.status == Status::Finished {
+            let stored = self.store.update_finished(&mut game, seq, now).await?;
+            let view = GameView::of(&game, seq + 1, now);
+            let json = view.to_json();
+            (stored, view, json)
         } else {
-            self.store.update(&game, seq, now).await?
+            let view = GameView::of(&game, seq + 1, now);
+            let json = view.to_json();
+            (
+                self.store.update(&game, seq, now, Some(&json)).await?,
+                view,
+                json,
+            )
         };
         if !stored {
-            return Err(GameError::Changed.into());
+            return Ok(None);
         }
         metrics::counter!("konane_moves_total").increment(game.ply().saturating_sub(played) as u64);
-        let view = self.changed(&game, seq + 1);
-        Ok((game, view))
+        self.announce(&game, seq + 1, Arc::from(json));
+        Ok(Some((game, view)))
     }
 
     /// Picks up every game in progress (after a start or restart): engines think again,
@@ -404,23 +453,29 @@ async fn listen_once(state: &Shared) -> Result<(), sqlx::Error> {
     resync(state).await;
     loop {
         match listener.try_recv().await? {
-            Some(note) => {
-                let id = note
-                    .payload()
-                    .split(':')
-                    .next()
-                    .unwrap_or_default()
-                    .to_string();
-                if let Ok(Some((game, seq))) = state.store.load(&id).await {
-                    state.publish(&game, seq);
-                    // Another instance stored the move; the engine playing itself moves
-                    // on where it is watched.
-                    if game.engine_turn().is_some_and(|t| t.self_play) {
-                        state.schedule(&game, seq);
-                    }
-                }
-            }
+            Some(note) => hear(state, note.payload()).await,
             None => resync(state).await,
+        }
+    }
+}
+
+/// Acts on another instance's change of a game shown here: its pages get the new state
+/// (read back only when it did not fit in the notification), and the engine playing itself
+/// moves on. This instance's own changes were sent when they were stored.
+async fn hear(state: &Shared, payload: &str) {
+    let Some(notice) = Notice::parse(payload) else {
+        tracing::warn!("a notification that is not ours: {payload:.80}");
+        return;
+    };
+    if notice.instance == state.store.instance() || !state.hub.watched_here(notice.id) {
+        return;
+    }
+    if let (Some(json), false) = (notice.state, notice.self_play) {
+        state.hub.publish(notice.id, notice.seq, Arc::from(json));
+    } else if let Ok(Some((game, seq))) = state.store.load(notice.id).await {
+        state.publish(&game, seq);
+        if game.engine_turn().is_some_and(|t| t.self_play) {
+            state.schedule(&game, seq);
         }
     }
 }
@@ -443,7 +498,7 @@ pub struct Server {
 impl Server {
     /// Opens the database, picks up games in progress and binds the address.
     pub async fn start(config: &ServerConfig) -> Result<Server, ServerError> {
-        let store = Store::open(&config.database_url).await?;
+        let store = Store::open_with(&config.database_url, config.database_connections).await?;
         let state = Arc::new(AppState {
             store,
             hub: Hub::default(),

@@ -127,7 +127,6 @@ impl Store {
         }
         insert_query(game, now)?.execute(&mut *tx).await?;
         tx.commit().await?;
-        self.notify(&game.id, 1).await?;
         Ok(true)
     }
 

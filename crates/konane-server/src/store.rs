@@ -3,6 +3,11 @@
 //! Both go through sqlx's `Any` driver with runtime queries (`$1` placeholders work in
 //! both), and each backend has its own migrations folder. A game is one row: its JSON and a
 //! sequence number that every update must name, so two writers can never both win.
+//!
+//! With PostgreSQL every change of a game is announced to the other instances
+//! ([`crate::notice`]) in the transaction that stores it; a move is one statement, the
+//! conditional update and its notification together, so it costs one round trip and one
+//! commit.
 
 use std::path::Path;
 
@@ -10,6 +15,7 @@ use sqlx::any::{AnyPoolOptions, install_default_drivers};
 use sqlx::{AnyPool, Row};
 
 use crate::game::ServedGame;
+use crate::notice::Notice;
 use crate::row::GameRow;
 
 /// Which database is behind the store.
@@ -63,11 +69,18 @@ pub struct Store {
     pool: AnyPool,
     backend: Backend,
     url: String,
+    instance: u64,
 }
 
 impl Store {
-    /// Opens (and for SQLite, creates) the database at `url` and brings its schema up to date.
+    /// Opens (and for SQLite, creates) the database at `url` with the default number of
+    /// connections and brings its schema up to date.
     pub async fn open(url: &str) -> Result<Store, StoreError> {
+        Store::open_with(url, None).await
+    }
+
+    /// [`Store::open`] with `connections` in the pool (none: the backend's default).
+    pub async fn open_with(url: &str, connections: Option<u32>) -> Result<Store, StoreError> {
         install_default_drivers();
         let backend = if url.starts_with("sqlite:") {
             Backend::Sqlite
@@ -96,7 +109,10 @@ impl Store {
             }
         }
         let pool = AnyPoolOptions::new()
-            .max_connections(if backend == Backend::Sqlite { 8 } else { 16 })
+            .max_connections(connections.unwrap_or(match backend {
+                Backend::Sqlite => 8,
+                Backend::Postgres => 16,
+            }))
             .after_connect(move |conn, _| {
                 Box::pin(async move {
                     if backend == Backend::Sqlite {
@@ -122,11 +138,20 @@ impl Store {
             }
             Backend::Postgres => sqlx::migrate!("migrations/postgres").run(&pool).await?,
         }
+        let mut instance = [0u8; 8];
+        getrandom::fill(&mut instance)
+            .map_err(|e| StoreError::Database(sqlx::Error::Configuration(e.to_string().into())))?;
         Ok(Store {
             pool,
             backend,
             url: url.to_string(),
+            instance: u64::from_le_bytes(instance),
         })
+    }
+
+    /// This instance's tag in notifications, so it can tell its own from the others'.
+    pub fn instance(&self) -> u64 {
+        self.instance
     }
 
     /// The database behind the store.
@@ -144,10 +169,11 @@ impl Store {
         &self.url
     }
 
-    /// Stores a new game with sequence number 1.
+    /// Stores a new game with sequence number 1. Nobody watches a game before it exists
+    /// (a page's socket reads the stored state when it opens), so nothing is announced.
     pub async fn insert(&self, game: &ServedGame, now: i64) -> Result<(), StoreError> {
         insert_query(game, now)?.execute(&self.pool).await?;
-        self.notify(&game.id, 1).await
+        Ok(())
     }
 
     /// A game and its sequence number.
@@ -160,17 +186,32 @@ impl Store {
             .transpose()
     }
 
-    /// Stores `game` if it is still at `seq`; false when someone else changed it first.
-    pub async fn update(&self, game: &ServedGame, seq: i64, now: i64) -> Result<bool, StoreError> {
-        let done = update_query(game, seq, now)?
-            .execute(&self.pool)
-            .await?
-            .rows_affected()
-            == 1;
-        if done {
-            self.notify(&game.id, seq + 1).await?;
-        }
-        Ok(done)
+    /// Stores `game` if it is still at `seq`, and announces it to the other instances,
+    /// with `state` (the JSON its pages are sent) when given; false when someone else
+    /// changed it first.
+    pub async fn update(
+        &self,
+        game: &ServedGame,
+        seq: i64,
+        now: i64,
+        state: Option<&str>,
+    ) -> Result<bool, StoreError> {
+        let bind = update_bindings(game, seq, now)?;
+        let stored = match self.backend {
+            Backend::Sqlite => bind(sqlx::query(UPDATE_GAME))
+                .execute(&self.pool)
+                .await?
+                .rows_affected(),
+            Backend::Postgres => {
+                let row = bind(sqlx::query(UPDATE_GAME_AND_NOTIFY))
+                    .bind(CHANNEL)
+                    .bind(self.notice(game, seq + 1, state).encode())
+                    .fetch_one(&self.pool)
+                    .await?;
+                row.try_get::<i64, _>("n")? as u64
+            }
+        };
+        Ok(stored == 1)
     }
 
     /// Stores `old` (if still at `seq`) and inserts `new` in one transaction: both or
@@ -193,9 +234,8 @@ impl Store {
             return Ok(false);
         }
         insert_query(new, now)?.execute(&mut *tx).await?;
+        self.notify(&mut tx, old, seq + 1).await?;
         tx.commit().await?;
-        self.notify(&old.id, seq + 1).await?;
-        self.notify(&new.id, 1).await?;
         Ok(true)
     }
 
@@ -269,13 +309,30 @@ impl Store {
         decode_rows(rows)
     }
 
-    /// Tells every instance (PostgreSQL) that a game changed.
-    pub(crate) async fn notify(&self, id: &str, seq: i64) -> Result<(), StoreError> {
+    /// The announcement of `game` at `seq`.
+    fn notice<'a>(&self, game: &'a ServedGame, seq: i64, state: Option<&'a str>) -> Notice<'a> {
+        Notice {
+            instance: self.instance,
+            id: &game.id,
+            seq,
+            self_play: game.engine_turn().is_some_and(|t| t.self_play),
+            state,
+        }
+    }
+
+    /// Tells the other instances (PostgreSQL), when `tx` commits, that `game` is now at
+    /// `seq`; they read it back if they show it.
+    pub(crate) async fn notify(
+        &self,
+        tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+        game: &ServedGame,
+        seq: i64,
+    ) -> Result<(), StoreError> {
         if self.backend == Backend::Postgres {
-            sqlx::query("SELECT pg_notify($1, $2)")
+            sqlx::query("SELECT COUNT(pg_notify($1, $2)) AS n")
                 .bind(CHANNEL)
-                .bind(format!("{id}:{seq}"))
-                .execute(&self.pool)
+                .bind(self.notice(game, seq, None).encode())
+                .execute(&mut **tx)
                 .await?;
         }
         Ok(())
@@ -302,18 +359,45 @@ pub(crate) fn update_query(
     seq: i64,
     now: i64,
 ) -> Result<Query<'static>, StoreError> {
-    let data = serde_json::to_string(&GameRow::of(game)).map_err(|e| corrupt(&game.id, e))?;
-    Ok(sqlx::query(
+    Ok(update_bindings(game, seq, now)?(sqlx::query(UPDATE_GAME)))
+}
+
+/// The conditional update of a game: `$1`-`$7`, bound by [`update_bindings`].
+macro_rules! update_game {
+    () => {
         "UPDATE games SET seq = $1, status = $2, listed = $3, data = $4, updated_at = $5 \
-         WHERE id = $6 AND seq = $7",
-    )
-    .bind(seq + 1)
-    .bind(game.status.as_str())
-    .bind(i64::from(game.listed()))
-    .bind(data)
-    .bind(now)
-    .bind(game.id.clone())
-    .bind(seq))
+         WHERE id = $6 AND seq = $7"
+    };
+}
+const UPDATE_GAME: &str = update_game!();
+/// The update and, only if it matched, its notification (`$8` channel, `$9` payload) in
+/// one statement, which PostgreSQL delivers when the update commits: a move costs one
+/// round trip.
+const UPDATE_GAME_AND_NOTIFY: &str = concat!(
+    "WITH changed AS (",
+    update_game!(),
+    " RETURNING seq) SELECT COUNT(pg_notify($8, $9)) AS n FROM changed"
+);
+
+/// Binds the values of [`UPDATE_GAME`] for storing `game` over `seq`.
+fn update_bindings(
+    game: &ServedGame,
+    seq: i64,
+    now: i64,
+) -> Result<impl FnOnce(Query<'static>) -> Query<'static>, StoreError> {
+    let data = serde_json::to_string(&GameRow::of(game)).map_err(|e| corrupt(&game.id, e))?;
+    let status = game.status.as_str();
+    let listed = i64::from(game.listed());
+    let id = game.id.clone();
+    Ok(move |q: Query<'static>| {
+        q.bind(seq + 1)
+            .bind(status)
+            .bind(listed)
+            .bind(data)
+            .bind(now)
+            .bind(id)
+            .bind(seq)
+    })
 }
 
 /// A stored row (a game, an account, a rating) that does not read back.

@@ -33,6 +33,7 @@ pub async fn serve(socket: WebSocket, state: Shared, id: String) {
         let _ = tx.send(Message::Close(None)).await;
         return;
     };
+    state.hub.remember(&game, seq);
     // The engine playing itself waits for a watcher: this may be the one.
     if watch.first && game.engine_turn().is_some_and(|t| t.self_play) {
         state.schedule(&game, seq);

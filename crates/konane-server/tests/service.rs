@@ -367,3 +367,44 @@ async fn names_that_do_not_show_as_themselves_are_refused() {
     let seat = created["seat"].as_str().unwrap();
     assert_eq!(created["game"]["players"][seat]["name"], "Kōnane_Kai");
 }
+
+/// The server keeps the last state of a game shown on a page, to spare reading it back on
+/// the next move. A change stored behind its back (another instance, or any other writer)
+/// must still win: the kept copy fails the store's sequence check and the move is judged
+/// again on the stored game.
+#[tokio::test]
+async fn a_move_stored_elsewhere_is_never_overwritten_by_a_kept_copy() {
+    let s = start().await;
+    let (id, token, created) = s
+        .create_seated(json!({"mode": "local", "size": "6x6"}))
+        .await;
+    let mut socket = s.socket(&id).await;
+    socket.next_state(5).await;
+    let (status, after_one) = s
+        .play(&id, Some(&token), &first_legal(&created["game"]), 0)
+        .await;
+    assert_eq!(status, StatusCode::OK, "{after_one}");
+    socket.next_state(5).await;
+
+    // Another writer plays White's removal straight into the database.
+    let other = konane_server::store::Store::open(&s.database)
+        .await
+        .unwrap();
+    let (mut game, seq) = other.load(&id).await.unwrap().unwrap();
+    let elsewhere = first_legal(&after_one);
+    game.play(Some(&token), &elsewhere, 1, 0).unwrap();
+    assert!(other.update(&game, seq, 0, None).await.unwrap());
+
+    // The kept copy still says White is to remove: that move is refused, as the stored
+    // game has it played already, and nothing changes.
+    let (status, body) = s.play(&id, Some(&token), &elsewhere, 1).await;
+    assert_ne!(status, StatusCode::OK, "{body}");
+    assert_eq!(s.get(&id).await["ply"], 2);
+    // Black's jump at ply 2 is judged on the stored game and stored after it.
+    let stored = s.get(&id).await;
+    let (status, body) = s.play(&id, Some(&token), &first_legal(&stored), 2).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let now = s.get(&id).await;
+    assert_eq!(now["ply"], 3);
+    assert_eq!(now["moves"][1], elsewhere.as_str());
+}

@@ -191,16 +191,17 @@ enum Command {
     },
     /// Play many concurrent games against a running server and measure it.
     Loadtest {
-        /// The server, e.g. http://127.0.0.1:8080 (start it with --rate-limit 0).
-        #[arg(long)]
-        url: String,
+        /// A server, e.g. http://127.0.0.1:8080 (start it with --rate-limit 0); several
+        /// instances sharing a database: give --url for each.
+        #[arg(long = "url", required = true)]
+        urls: Vec<String>,
         /// Concurrent games.
         #[arg(long, default_value_t = 100)]
         games: usize,
         /// Moves per game at most.
         #[arg(long, default_value_t = 20)]
         moves: usize,
-        /// The server's process id, to report its memory per open game.
+        /// The (first) server's process id, to report its memory per open game.
         #[arg(long)]
         server_pid: Option<u32>,
         /// Milliseconds each player thinks before moving (0: as fast as possible).
@@ -265,6 +266,9 @@ struct ServeArgs {
     /// A database URL: postgres://user:password@host/db (or sqlite://FILE).
     #[arg(long, env = "DATABASE_URL")]
     database: Option<String>,
+    /// Connections to the database (default: 8 for SQLite, 16 for PostgreSQL).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    database_connections: Option<u32>,
     /// Engine searches running at once (default: the number of cores).
     #[arg(long)]
     engine_threads: Option<usize>,
@@ -351,6 +355,7 @@ fn serve(args: ServeArgs) -> Result<()> {
         bind: args.bind,
         port: args.port,
         database_url,
+        database_connections: args.database_connections,
         engine_threads: thread_count(args.engine_threads)?,
         rate_limit: args.rate_limit,
         timing: konane_server::Timing {
@@ -599,13 +604,13 @@ pub fn run(cli: Cli) -> Result<()> {
             seed,
         }),
         Command::Loadtest {
-            url,
+            urls,
             games,
             moves,
             server_pid,
             think_ms,
         } => crate::loadtest::run(&crate::loadtest::LoadConfig {
-            url,
+            urls,
             games,
             moves,
             server_pid,

@@ -1,24 +1,29 @@
-//! `konane loadtest`: many concurrent games against a running server, over real
+//! `konane loadtest`: many concurrent games against running servers, over real
 //! WebSockets, measuring the move round-trip: from sending a move over HTTP to seeing the
-//! new state arrive on the game's socket.
+//! new state arrive on the game's socket. Given several instances (sharing one
+//! PostgreSQL database), games are spread over them and each also has a socket on the next
+//! instance, which measures the cross-instance push: from a move sent to one instance to
+//! the new state on a socket of another.
 
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, anyhow, bail};
 use futures_util::StreamExt;
 use indicatif::{ProgressBar, ProgressStyle};
-use serde_json::{Value, json};
+use konane_server::game::Status;
+use konane_server::view::{GameView, SeatedView};
+use serde_json::json;
 use tokio_tungstenite::tungstenite::Message;
 
 /// The settings of a load test.
 pub struct LoadConfig {
-    /// The server, e.g. `http://127.0.0.1:8080`.
-    pub url: String,
+    /// The instances, e.g. `http://127.0.0.1:8080`; games are spread over them.
+    pub urls: Vec<String>,
     /// Concurrent games.
     pub games: usize,
     /// Moves per game at most (games also stop when they end).
     pub moves: usize,
-    /// The server's process id, to read its memory use with all games open and idle.
+    /// The first instance's process id, to read its memory use with all games open and idle.
     pub server_pid: Option<u32>,
     /// Milliseconds each player thinks before a move (0: as fast as the server answers).
     pub think_ms: u64,
@@ -27,15 +32,27 @@ pub struct LoadConfig {
 type Socket =
     tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
 
-/// One game: its id, token and socket, and the last state seen.
+/// One game: where it lives, its token, its socket there, a socket on another instance
+/// (when there are several) and the last state seen.
 struct Table {
+    home: String,
     id: String,
     token: String,
     socket: Socket,
-    state: Value,
+    far: Option<Socket>,
+    state: GameView,
 }
 
-async fn next_state(socket: &mut Socket) -> Result<Value> {
+/// What one game measured, in milliseconds.
+#[derive(Default)]
+struct Times {
+    /// Move sent to the new state on the game's own instance.
+    round_trips: Vec<f64>,
+    /// Move sent to the new state on the other instance's socket.
+    pushes: Vec<f64>,
+}
+
+async fn next_state(socket: &mut Socket) -> Result<GameView> {
     loop {
         let msg = tokio::time::timeout(Duration::from_secs(30), socket.next())
             .await
@@ -47,70 +64,99 @@ async fn next_state(socket: &mut Socket) -> Result<Value> {
     }
 }
 
-async fn open_table(client: &reqwest::Client, base: &str) -> Result<Table> {
-    let created: Value = client
-        .post(format!("{base}/api/games"))
+/// Waits for a state past `ply` and says when it came.
+async fn state_after(socket: &mut Socket, ply: usize) -> Result<(GameView, Instant)> {
+    loop {
+        let state = next_state(socket).await?;
+        if state.ply > ply {
+            return Ok((state, Instant::now()));
+        }
+    }
+}
+
+async fn socket(base: &str, id: &str) -> Result<Socket> {
+    let ws = format!("{}/api/games/{id}/ws", base.replacen("http", "ws", 1));
+    Ok(tokio_tungstenite::connect_async(ws).await?.0)
+}
+
+async fn open_table(client: &reqwest::Client, home: &str, far: Option<&str>) -> Result<Table> {
+    let created: SeatedView = client
+        .post(format!("{home}/api/games"))
         .json(&json!({"mode": "local", "size": "8x8"}))
         .send()
         .await?
         .error_for_status()?
         .json()
         .await?;
-    let id = created["id"]
-        .as_str()
-        .ok_or_else(|| anyhow!("no id"))?
-        .to_string();
-    let token = created["token"]
-        .as_str()
-        .ok_or_else(|| anyhow!("no token"))?
-        .to_string();
-    let ws = format!("{}/api/games/{id}/ws", base.replacen("http", "ws", 1));
-    let (mut socket, _) = tokio_tungstenite::connect_async(ws).await?;
+    let token = created.token.ok_or_else(|| anyhow!("no token"))?;
+    let mut socket = socket(home, &created.id).await?;
     let state = next_state(&mut socket).await?;
+    let far = match far {
+        Some(base) => {
+            let mut s = self::socket(base, &created.id).await?;
+            next_state(&mut s).await?;
+            Some(s)
+        }
+        None => None,
+    };
     Ok(Table {
-        id,
+        home: home.to_string(),
+        id: created.id,
         token,
         socket,
+        far,
         state,
     })
 }
 
-/// Plays up to `moves` moves; returns the round-trip of each in milliseconds.
+/// Plays up to `moves` moves and times each.
 async fn play(
     client: reqwest::Client,
-    base: String,
     mut t: Table,
     moves: usize,
     think: Duration,
     offset: Duration,
-) -> Result<Vec<f64>> {
-    let mut times = Vec::new();
+) -> Result<Times> {
+    let mut times = Times::default();
     // Spread the games over one thinking time, as real games are.
     tokio::time::sleep(offset).await;
-    while times.len() < moves && t.state["status"] == "playing" {
-        if !times.is_empty() {
+    while times.round_trips.len() < moves && t.state.status == Status::Playing {
+        if !times.round_trips.is_empty() {
             tokio::time::sleep(think).await;
         }
-        let mv = t.state["legal_moves"][0]
-            .as_str()
+        let mv = t
+            .state
+            .legal_moves
+            .first()
             .ok_or_else(|| anyhow!("no legal move"))?
-            .to_string();
-        let ply = t.state["ply"].as_u64().unwrap_or(0);
+            .clone();
+        let ply = t.state.ply;
         let sent = Instant::now();
         client
-            .post(format!("{base}/api/games/{}/moves", t.id))
+            .post(format!("{}/api/games/{}/moves", t.home, t.id))
             .bearer_auth(&t.token)
             .json(&json!({"move": mv, "ply": ply}))
             .send()
             .await?
             .error_for_status()?;
-        loop {
-            t.state = next_state(&mut t.socket).await?;
-            if t.state["ply"].as_u64() > Some(ply) {
-                break;
+        // Both sockets are read at once, so each arrival is timed when it happens.
+        let far = async {
+            match t.far.as_mut() {
+                Some(s) => state_after(s, ply).await.map(|(_, at)| Some(at)),
+                None => Ok(None),
             }
+        };
+        let (near, far) = tokio::join!(state_after(&mut t.socket, ply), far);
+        let (state, at) = near?;
+        times
+            .round_trips
+            .push(at.duration_since(sent).as_secs_f64() * 1000.0);
+        if let Some(at) = far.context("on the other instance")? {
+            times
+                .pushes
+                .push(at.duration_since(sent).as_secs_f64() * 1000.0);
         }
-        times.push(sent.elapsed().as_secs_f64() * 1000.0);
+        t.state = state;
     }
     Ok(times)
 }
@@ -133,21 +179,38 @@ fn percentile(sorted: &[f64], p: f64) -> f64 {
         .unwrap_or(0.0)
 }
 
+fn spread(sorted: &[f64]) -> String {
+    format!(
+        "p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms",
+        percentile(sorted, 0.50),
+        percentile(sorted, 0.99),
+        sorted.last().copied().unwrap_or(0.0)
+    )
+}
+
 /// Runs the load test and prints what it measured.
 pub fn run(cfg: &LoadConfig) -> Result<()> {
     if cfg.games == 0 {
         bail!("--games must be at least 1");
     }
+    if cfg.urls.is_empty() {
+        bail!("give at least one --url");
+    }
     let runtime = tokio::runtime::Runtime::new()?;
     runtime.block_on(async {
-        let base = cfg.url.trim_end_matches('/').to_string();
+        let bases: Vec<String> = cfg.urls.iter().map(|u| u.trim_end_matches('/').to_string()).collect();
         let client = reqwest::Client::new();
         let before = cfg.server_pid.and_then(rss_kib);
         let bar = ProgressBar::new(cfg.games as u64);
         bar.set_style(ProgressStyle::with_template("{spinner} opening games [{bar:40}] {pos}/{len}")?);
         let mut tables = Vec::with_capacity(cfg.games);
+        let n = bases.len();
         for chunk in (0..cfg.games).collect::<Vec<_>>().chunks(50) {
-            let opened = futures_util::future::join_all(chunk.iter().map(|_| open_table(&client, &base))).await;
+            let opened = futures_util::future::join_all(chunk.iter().map(|&i| {
+                let far = (n > 1).then(|| bases[(i + 1) % n].as_str());
+                open_table(&client, &bases[i % n], far)
+            }))
+            .await;
             for t in opened {
                 tables.push(t?);
                 bar.inc(1);
@@ -158,17 +221,21 @@ pub fn run(cfg: &LoadConfig) -> Result<()> {
         let idle = cfg.server_pid.and_then(rss_kib);
         let started = Instant::now();
         let think = Duration::from_millis(cfg.think_ms);
-        let n = cfg.games as u32;
+        let games = cfg.games as u32;
         let tasks: Vec<_> = tables
             .into_iter()
             .enumerate()
-            .map(|(i, t)| tokio::spawn(play(client.clone(), base.clone(), t, cfg.moves, think, think * i as u32 / n)))
+            .map(|(i, t)| tokio::spawn(play(client.clone(), t, cfg.moves, think, think * i as u32 / games)))
             .collect();
-        let mut times = Vec::new();
+        let mut round_trips = Vec::new();
+        let mut pushes = Vec::new();
         let mut errors = 0;
         for task in tasks {
             match task.await {
-                Ok(Ok(t)) => times.extend(t),
+                Ok(Ok(t)) => {
+                    round_trips.extend(t.round_trips);
+                    pushes.extend(t.pushes);
+                }
                 Ok(Err(e)) => {
                     errors += 1;
                     if errors == 1 {
@@ -179,22 +246,29 @@ pub fn run(cfg: &LoadConfig) -> Result<()> {
             }
         }
         let secs = started.elapsed().as_secs_f64();
-        times.sort_by(f64::total_cmp);
+        round_trips.sort_by(f64::total_cmp);
+        pushes.sort_by(f64::total_cmp);
+        let on = if n == 1 { bases[0].clone() } else { format!("{n} instances ({})", bases.join(", ")) };
         println!(
-            "{} concurrent games on {base}, {} ms thinking per move, {} moves in {secs:.2} s",
+            "{} concurrent games on {on}, {} ms thinking per move, {} moves in {secs:.2} s",
             cfg.games,
             cfg.think_ms,
-            times.len()
+            round_trips.len()
         );
-        println!("moves per second  {:.0}", times.len() as f64 / secs.max(1e-9));
-        println!(
-            "move round-trip   p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms",
-            percentile(&times, 0.50),
-            percentile(&times, 0.99),
-            times.last().copied().unwrap_or(0.0)
-        );
+        println!("moves per second  {:.0}", round_trips.len() as f64 / secs.max(1e-9));
+        println!("move round-trip   {}", spread(&round_trips));
+        if n > 1 {
+            println!(
+                "cross-instance    {} of {} moves seen on the other instance: {}",
+                pushes.len(),
+                round_trips.len(),
+                spread(&pushes)
+            );
+        }
         println!("errors            {errors}");
-        if let (Some(b), Some(i)) = (before, idle) {
+        // With several instances each holds sockets of other instances' games too, so a
+        // figure per game would mean little.
+        if let (Some(b), Some(i), 1) = (before, idle, n) {
             println!(
                 "server memory     {b} KiB before, {i} KiB with the games open and idle: {:.1} KiB per game",
                 i.saturating_sub(b) as f64 / cfg.games as f64
