@@ -5,6 +5,7 @@
 
 import { api, live, remember, seatFor, tokenFor } from "./api.js";
 import { Board, parsePosition, stoneOn } from "./board.js";
+import { Computer, engineHost } from "./computer.js";
 import { announce, h } from "./dom.js";
 import { has, language, t } from "./i18n.js";
 import { MoveList, moveNumber, showingText, unbroken } from "./movelist.js";
@@ -132,6 +133,9 @@ export async function gameScreen(app, id, wantsJoin, go) {
     onDrop: (from, to) => onDrop(from, to),
     onEscape: () => { if (ui.selected) { ui.selected = null; render(); } },
   });
+
+  // In a game whose computer this browser plays, it moves from the states shown here.
+  const computer = new Computer(id, (state) => update(state), () => say(t("computer.failed")));
 
   const mySeats = () => {
     const seat = seatFor(id);
@@ -267,7 +271,7 @@ export async function gameScreen(app, id, wantsJoin, go) {
 
   async function rematch() {
     try {
-      const r = await api.rematch(id);
+      const r = await api.rematch(id, ui.state.mode === "engine" ? { engine_host: await engineHost() } : undefined);
       remember(r.id, tokenFor(id), r.seat);
       go(`/game/${r.id}`);
     } catch (e) {
@@ -444,6 +448,7 @@ export async function gameScreen(app, id, wantsJoin, go) {
     ui.state = next;
     ui.offset = next.server_time - Date.now();
     render();
+    computer.see(next);
     if (!before) return;
     const fresh = continues ? next.moves.slice(before.ply) : [];
     if (fresh.length && isLive()) {
@@ -483,5 +488,5 @@ export async function gameScreen(app, id, wantsJoin, go) {
     else if (e.key === "Escape" && ui.selected) { ui.selected = null; render(); }
   };
   document.addEventListener("keydown", keys);
-  return () => { stop(); clearInterval(tick); clearTimeout(ui.noticeTimer); document.removeEventListener("keydown", keys); };
+  return () => { stop(); computer.stop(); clearInterval(tick); clearTimeout(ui.noticeTimer); document.removeEventListener("keydown", keys); };
 }

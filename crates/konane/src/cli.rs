@@ -265,7 +265,8 @@ struct ServeArgs {
     /// A database URL: postgres://user:password@host/db (or sqlite://FILE).
     #[arg(long, env = "DATABASE_URL")]
     database: Option<String>,
-    /// Engine searches running at once (default: the number of cores).
+    /// Engine searches running at once (default: the number of cores); 0 runs none, and
+    /// the players' browsers play the computer.
     #[arg(long)]
     engine_threads: Option<usize>,
     /// Requests per second allowed from one address (0: no limit).
@@ -351,7 +352,9 @@ fn serve(args: ServeArgs) -> Result<()> {
         bind: args.bind,
         port: args.port,
         database_url,
-        engine_threads: thread_count(args.engine_threads)?,
+        engine_threads: args
+            .engine_threads
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
         rate_limit: args.rate_limit,
         timing: konane_server::Timing {
             abort_after_ms: i64::from(args.abort_after_secs) * 1000,
