@@ -233,3 +233,60 @@ async fn a_rematch_keeps_or_changes_who_plays_the_computer_where_the_server_can(
     assert_eq!(again["game"]["engine_host"], "browser");
     assert!(again["game"]["engine_seed"].is_u64(), "the computer opens");
 }
+
+#[tokio::test]
+async fn a_computer_nobody_plays_is_left_to_the_clock_and_the_idle_rules_as_a_person() {
+    let s = start_configured(|c| {
+        c.engine_threads = 0;
+        c.timing.abort_after_ms = 300;
+        c.timing.janitor_every_ms = 100;
+    })
+    .await;
+    let browser = |extra: Value| {
+        let mut body =
+            json!({"mode": "engine", "size": "6x6", "color": "black", "engine_host": "browser"});
+        body.as_object_mut()
+            .unwrap()
+            .extend(extra.as_object().unwrap().clone());
+        body
+    };
+    // The computer never opened: aborted like a game whose players never both moved.
+    let (unopened, _, _) = s.create_seated(browser(json!({"color": "white"}))).await;
+    // Timed, two plies each way: the computer's clock runs while its browser thinks, and
+    // when that browser is gone its time runs out like a person's.
+    let (timed, token, created) = s
+        .create_seated(browser(json!({"clock": {"minutes": 0.05}})))
+        .await;
+    let (untimed, untimed_token, untimed_created) = s.create_seated(browser(json!({}))).await;
+    for (id, token, mut state) in [
+        (&timed, &token, created["game"].clone()),
+        (&untimed, &untimed_token, untimed_created["game"].clone()),
+    ] {
+        for ply in 0..3 {
+            if ply == 1 {
+                tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+            }
+            let (status, next) = s.play(id, Some(token), &first_legal(&state), ply).await;
+            assert_eq!(status, StatusCode::OK, "{next}");
+            state = next;
+        }
+    }
+    let g = s.get(&timed).await;
+    let white_ms = g["clock"]["white_ms"].as_i64().unwrap();
+    assert!(
+        white_ms <= 2_800,
+        "the computer's clock ran while it thought: {g}"
+    );
+    let g = s
+        .wait_for(&unopened, 5, |g| g["status"] == "finished")
+        .await;
+    assert_eq!(g["result"], json!({"winner": null, "reason": "aborted"}));
+    let g = s.wait_for(&timed, 10, |g| g["status"] == "finished").await;
+    assert_eq!(
+        g["result"],
+        json!({"winner": "black", "reason": "timeout"}),
+        "{g}"
+    );
+    // Untimed and under way: it waits for the computer's page, however long.
+    assert_eq!(s.get(&untimed).await["status"], "playing");
+}
