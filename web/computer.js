@@ -25,7 +25,8 @@ let works = null;
 /** Whether this browser runs the engine's worker: WebAssembly and Worker are there and a
  * first request is answered. Asked once per page. */
 function workerRuns() {
-  if (typeof Worker !== "function" || typeof WebAssembly?.compileStreaming !== "function") return Promise.resolve(false);
+  // `typeof` first: in a browser without WebAssembly the name itself is not defined.
+  if (typeof Worker !== "function" || typeof WebAssembly !== "object" || typeof WebAssembly.compileStreaming !== "function") return Promise.resolve(false);
   works ??= (async () => {
     const engine = new Engine();
     try {

@@ -176,11 +176,17 @@ async fn the_watching_page_plays_the_computer_against_itself() {
     c.close().await.unwrap();
 }
 
-/// Makes the page look like a browser without Web Workers, as some old ones are.
-async fn without_workers(c: &Client) {
-    c.execute("window.Worker = undefined;", vec![])
+/// Makes the page look like an old browser, without `Worker` or `WebAssembly`: the name is
+/// not even defined.
+async fn without(c: &Client, name: &str) {
+    c.execute("delete window[arguments[0]];", vec![json!(name)])
         .await
         .unwrap();
+    let gone = c
+        .execute("return typeof window[arguments[0]];", vec![json!(name)])
+        .await
+        .unwrap();
+    assert_eq!(gone, "undefined", "{name} stayed");
 }
 
 #[tokio::test]
@@ -192,7 +198,7 @@ async fn a_browser_without_workers_falls_back_to_the_servers_engine_or_says_ther
     let c = rig.browser("old", 1280, 900).await;
     c.goto(&format!("{}/", rig.base)).await.unwrap();
     wait_for(&c, "[data-start=engine]", 10).await;
-    without_workers(&c).await;
+    without(&c, "Worker").await;
     set_option(&c, "size", "6x6").await;
     set_option(&c, "color", "white").await;
     click(&c, "[data-start=engine]").await;
@@ -205,10 +211,10 @@ async fn a_browser_without_workers_falls_back_to_the_servers_engine_or_says_ther
     drop(rig);
 
     let rig = rig_without_engine("computer-none");
-    for (language, size, scheme) in [
-        ("en", (1280, 900), "light"),
-        ("de", (390, 844), "dark"),
-        ("cs", (390, 844), "light"),
+    for (language, size, scheme, missing) in [
+        ("en", (1280, 900), "light", "WebAssembly"),
+        ("de", (390, 844), "dark", "Worker"),
+        ("cs", (390, 844), "light", "Worker"),
     ] {
         let c = rig
             .browser(&format!("old-{language}"), size.0, size.1)
@@ -217,7 +223,7 @@ async fn a_browser_without_workers_falls_back_to_the_servers_engine_or_says_ther
         c.goto(&format!("{}/", rig.base)).await.unwrap();
         choose_language(&c, language).await;
         wait_for(&c, "[data-start=engine]", 10).await;
-        without_workers(&c).await;
+        without(&c, missing).await;
         click(&c, "[data-start=engine]").await;
         let words = strings(language)["error.engine_unavailable"]
             .as_str()
