@@ -86,6 +86,7 @@ export async function gameScreen(app, id, wantsJoin, go) {
     typing: false, // the move box is open
     asking: null, // the question being confirmed: "resign" or "cancel"
     cameByLink: wantsJoin, // came with an invitation link, which may be used up
+    computerStuck: false, // this browser could not play the computer's move
   };
 
   const host = h("div", { class: "board-host" });
@@ -134,8 +135,9 @@ export async function gameScreen(app, id, wantsJoin, go) {
     onEscape: () => { if (ui.selected) { ui.selected = null; render(); } },
   });
 
-  // In a game whose computer this browser plays, it moves from the states shown here.
-  const computer = new Computer(id, (state) => update(state), () => say(t("computer.failed")));
+  // In a game whose computer this browser plays, it moves from the states shown here; when
+  // it cannot, the status says so until a move of its gets through.
+  const computer = new Computer(id, (state) => { ui.computerStuck = false; update(state); }, () => { ui.computerStuck = true; render(); });
 
   const mySeats = () => {
     const seat = seatFor(id);
@@ -306,7 +308,7 @@ export async function gameScreen(app, id, wantsJoin, go) {
     const state = ui.state;
     if (state.status === "waiting") return t("status.waiting");
     if (state.status === "finished") return t("status.over");
-    if (state.players[state.turn].engine) return t("status.engine", { color: colorName(state.turn) });
+    if (state.players[state.turn].engine) return ui.computerStuck ? t("computer.failed") : t("status.engine", { color: colorName(state.turn) });
     if (myTurn()) return mine.length === 1 ? t("status.yours", { instruction: instruction(state) }) : instruction(state);
     return t(mine.length ? "status.opponent" : "status.watching", { color: colorName(state.turn) });
   }

@@ -295,3 +295,43 @@ async fn the_browser_chooses_what_the_servers_pool_chooses_for_the_same_seed() {
     }
     assert_no_console_errors(&c, "choosing for the server's seeds").await;
 }
+
+#[tokio::test]
+async fn a_worker_that_cannot_start_is_tried_again_and_then_worded() {
+    if !browsers_present() {
+        return;
+    }
+    let rig = rig_without_engine("computer-trouble");
+    let c = rig.browser("player", 390, 844).await;
+    let id = start_against(&c, &rig.base, "6x6", 1).await;
+    wait_status(&c, &["your-move"], 10).await;
+    // From now on no worker starts: the computer's move is tried three times, then the
+    // page says plainly that this browser could not play it.
+    c.execute(
+        "window.Worker = function () { throw new Error('no worker today'); };",
+        vec![],
+    )
+    .await
+    .unwrap();
+    play_one(&c).await;
+    let words = strings("en")["computer.failed"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let what = || "the page never said the computer could not move".to_string();
+    eventually(10, what, || async {
+        (text(&c, "[data-status]").await == words).then_some(())
+    })
+    .await;
+    screenshot(&c, "computer-failed-phone").await;
+    // It stays said, not only for a moment.
+    tokio::time::sleep(std::time::Duration::from_secs(6)).await;
+    assert_eq!(text(&c, "[data-status]").await, words);
+    assert_eq!(api_game(&rig.base, &id).await["ply"], 1);
+    assert_no_console_errors(&c, "a worker that cannot start").await;
+    // A reload starts afresh, with a worker that runs.
+    c.refresh().await.unwrap();
+    wait_status(&c, &["your-move"], 15).await;
+    assert_eq!(api_game(&rig.base, &id).await["ply"], 2);
+    c.close().await.unwrap();
+}
