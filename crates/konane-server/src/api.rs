@@ -448,6 +448,18 @@ async fn show(
     Ok(Json(GameView::of(&game, seq, now)))
 }
 
+/// A request body that may be left out (empty or blanks): the default then.
+fn optional_body<T: serde::de::DeserializeOwned + Default>(
+    body: &[u8],
+    what: &str,
+) -> Result<T, ApiError> {
+    if body.iter().all(u8::is_ascii_whitespace) {
+        return Ok(T::default());
+    }
+    serde_json::from_slice(body)
+        .map_err(|e| ApiError::BadRequest(format!("bad {what} request: {e}")))
+}
+
 #[derive(Deserialize, Default)]
 #[serde(deny_unknown_fields)]
 struct JoinRequest {
@@ -462,12 +474,7 @@ async fn join(
     body: axum::body::Bytes,
 ) -> Result<Json<SeatedView>, ApiError> {
     // The body is optional: `{"name": "Ana"}` or nothing.
-    let req: JoinRequest = if body.iter().all(u8::is_ascii_whitespace) {
-        JoinRequest::default()
-    } else {
-        serde_json::from_slice(&body)
-            .map_err(|e| ApiError::BadRequest(format!("bad join request: {e}")))?
-    };
+    let req: JoinRequest = optional_body(&body, "join")?;
     let token = token()?;
     let mut joiner = person(&state, viewer, req.name.as_deref(), token.clone()).await?;
     // The joiner's rating in the game's category, read before the game is (a waiting
@@ -605,12 +612,7 @@ async fn rematch(
     body: axum::body::Bytes,
 ) -> Result<Response, ApiError> {
     // The body is optional: `{"engine_host": "browser"}` or nothing.
-    let req: RematchRequest = if body.iter().all(u8::is_ascii_whitespace) {
-        RematchRequest::default()
-    } else {
-        serde_json::from_slice(&body)
-            .map_err(|e| ApiError::BadRequest(format!("bad rematch request: {e}")))?
-    };
+    let req: RematchRequest = optional_body(&body, "rematch")?;
     let token = bearer(&headers).map(str::to_string);
     loop {
         let (old, seq) = load(&state, &id).await?;
