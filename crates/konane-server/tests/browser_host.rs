@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{TestServer, first_legal, start, start_configured};
+use common::{TestServer, first_legal, registered, start, start_configured};
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 
@@ -48,6 +48,21 @@ async fn a_server_without_an_engine_refuses_its_own_computer_and_hosts_the_brows
         assert_eq!(created["game"]["engine_host"], "browser", "{id}");
         assert_eq!(created["game"]["level"], level);
     }
+    // A browser-hosted computer plays whatever its page posts: never for a rating.
+    let mut ana = registered(&s, "Ana", "127.0.0.3").await;
+    let (status, refused) = s
+        .send(
+            &mut ana,
+            reqwest::Method::POST,
+            "/api/games",
+            Some(
+                json!({"mode": "engine", "engine_host": "browser", "rated": true,
+                        "clock": {"minutes": 5}}),
+            ),
+        )
+        .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{refused}");
+    assert_eq!(refused["error"], "not_ratable");
     for mode in ["friend", "open", "local"] {
         let (status, body) = create_raw(&s, json!({"mode": mode, "size": "6x6"})).await;
         assert_eq!(status, StatusCode::CREATED, "{mode}: {body}");
