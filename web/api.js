@@ -18,9 +18,10 @@ export function seatFor(id) {
   return tokens()[id]?.seat ?? null;
 }
 
-/** The games this browser holds a seat in, the latest first: `[{id, seat}]`. */
+/** The games this browser holds a seat in, the latest first: `[{id, seat}]`. The computer
+ * playing itself in this browser holds a token but no seat, and is left out. */
 export function seatedGames() {
-  return Object.entries(tokens()).map(([id, t]) => ({ id, seat: t.seat })).reverse();
+  return Object.entries(tokens()).filter(([, t]) => t.seat).map(([id, t]) => ({ id, seat: t.seat })).reverse();
 }
 
 export function remember(id, token, seat) {
@@ -87,7 +88,7 @@ export const api = {
   join: (id, name) => request("POST", `/api/games/${id}/join`, named(name ? { name } : {})),
   move: (id, move, ply) => request("POST", `/api/games/${id}/moves`, { move, ply }, tokenFor(id)),
   resign: (id) => request("POST", `/api/games/${id}/resign`, undefined, tokenFor(id)),
-  rematch: (id) => request("POST", `/api/games/${id}/rematch`, undefined, tokenFor(id)),
+  rematch: (id, settings) => request("POST", `/api/games/${id}/rematch`, settings, tokenFor(id)),
   takeback: (id) => request("POST", `/api/games/${id}/takeback`, undefined, tokenFor(id)),
   claim: (id) => request("POST", `/api/games/${id}/claim`, undefined, tokenFor(id)),
   cancel: (id) => request("POST", `/api/games/${id}/cancel`, undefined, tokenFor(id)),

@@ -91,4 +91,9 @@ export class Engine {
   choose(position, opening, level, seed) {
     return this.request({ op: "choose", position, opening, level, seed });
   }
+
+  /** Forgets the search's table (its proofs stay), as the server's engine does before each move. */
+  newGame() {
+    return this.request({ op: "new_game" });
+  }
 }

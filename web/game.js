@@ -5,6 +5,7 @@
 
 import { api, live, remember, seatFor, tokenFor } from "./api.js";
 import { Board, parsePosition, stoneOn } from "./board.js";
+import { Computer, engineHost } from "./computer.js";
 import { announce, h } from "./dom.js";
 import { has, language, t } from "./i18n.js";
 import { MoveList, moveNumber, showingText, unbroken } from "./movelist.js";
@@ -85,6 +86,7 @@ export async function gameScreen(app, id, wantsJoin, go) {
     typing: false, // the move box is open
     asking: null, // the question being confirmed: "resign" or "cancel"
     cameByLink: wantsJoin, // came with an invitation link, which may be used up
+    computerStuck: false, // this browser could not play the computer's move
   };
 
   const host = h("div", { class: "board-host" });
@@ -132,6 +134,10 @@ export async function gameScreen(app, id, wantsJoin, go) {
     onDrop: (from, to) => onDrop(from, to),
     onEscape: () => { if (ui.selected) { ui.selected = null; render(); } },
   });
+
+  // In a game whose computer this browser plays, it moves from the states shown here; when
+  // it cannot, the status says so until a move of its gets through.
+  const computer = new Computer(id, (state) => { ui.computerStuck = false; update(state); }, () => { ui.computerStuck = true; render(); });
 
   const mySeats = () => {
     const seat = seatFor(id);
@@ -267,7 +273,7 @@ export async function gameScreen(app, id, wantsJoin, go) {
 
   async function rematch() {
     try {
-      const r = await api.rematch(id);
+      const r = await api.rematch(id, ui.state.mode === "engine" ? { engine_host: await engineHost() } : undefined);
       remember(r.id, tokenFor(id), r.seat);
       go(`/game/${r.id}`);
     } catch (e) {
@@ -302,7 +308,7 @@ export async function gameScreen(app, id, wantsJoin, go) {
     const state = ui.state;
     if (state.status === "waiting") return t("status.waiting");
     if (state.status === "finished") return t("status.over");
-    if (state.players[state.turn].engine) return t("status.engine", { color: colorName(state.turn) });
+    if (state.players[state.turn].engine) return ui.computerStuck ? t("computer.failed") : t("status.engine", { color: colorName(state.turn) });
     if (myTurn()) return mine.length === 1 ? t("status.yours", { instruction: instruction(state) }) : instruction(state);
     return t(mine.length ? "status.opponent" : "status.watching", { color: colorName(state.turn) });
   }
@@ -444,6 +450,7 @@ export async function gameScreen(app, id, wantsJoin, go) {
     ui.state = next;
     ui.offset = next.server_time - Date.now();
     render();
+    computer.see(next);
     if (!before) return;
     const fresh = continues ? next.moves.slice(before.ply) : [];
     if (fresh.length && isLive()) {
@@ -483,5 +490,5 @@ export async function gameScreen(app, id, wantsJoin, go) {
     else if (e.key === "Escape" && ui.selected) { ui.selected = null; render(); }
   };
   document.addEventListener("keydown", keys);
-  return () => { stop(); clearInterval(tick); clearTimeout(ui.noticeTimer); document.removeEventListener("keydown", keys); };
+  return () => { stop(); computer.stop(); clearInterval(tick); clearTimeout(ui.noticeTimer); document.removeEventListener("keydown", keys); };
 }

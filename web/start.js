@@ -6,6 +6,7 @@
 
 import { api, remember } from "./api.js";
 import { Board } from "./board.js";
+import { engineHost } from "./computer.js";
 import { h } from "./dom.js";
 import { language, t } from "./i18n.js";
 import { errorText } from "./game.js";
@@ -50,9 +51,10 @@ function chips(name, values, current, label, extra = null) {
       extra));
 }
 
-/** Creates a game from `settings` and opens it. */
+/** Creates a game from `settings` and opens it; this browser plays the computer when it can. */
 export async function startGame(settings, go) {
-  const created = await api.create(settings);
+  const host = settings.mode === "engine" ? { engine_host: await engineHost() } : {};
+  const created = await api.create({ ...settings, ...host });
   if (created.token) remember(created.id, created.token, created.seat);
   go(`/game/${created.id}`);
 }

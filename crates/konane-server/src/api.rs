@@ -15,7 +15,9 @@ use konane_engine::Level;
 use serde::Deserialize;
 
 use crate::error::ApiError;
-use crate::game::{ClockState, GameError, Holder, Mode, Seat, SeatToken, ServedGame, Status};
+use crate::game::{
+    ClockState, EngineHost, GameError, Holder, Mode, Seat, SeatToken, ServedGame, Status,
+};
 use crate::listener::ClientAddr;
 use crate::name::PlayerName;
 use crate::players::Viewer;
@@ -197,6 +199,20 @@ struct CreateRequest {
     name: Option<String>,
     #[serde(default)]
     rated: bool,
+    /// Who plays the computer, in an engine game.
+    #[serde(default)]
+    engine_host: Option<EngineHost>,
+}
+
+/// Whether this server can host an engine game played by `host`: without engine threads
+/// only a browser can play the computer, and a busy engine takes no new games.
+fn engine_ready(state: &Shared, host: EngineHost) -> Result<(), ApiError> {
+    match host {
+        EngineHost::Browser => Ok(()),
+        EngineHost::Server if !state.engines.available() => Err(ApiError::EngineUnavailable),
+        EngineHost::Server if state.engines.overloaded() => Err(ApiError::EngineBusy),
+        EngineHost::Server => Ok(()),
+    }
 }
 
 fn parse_size(text: Option<&str>) -> Result<Size, ApiError> {
@@ -301,10 +317,17 @@ async fn create(
             ));
         }
     };
-    if req.mode == Mode::Engine {
-        if state.engines.overloaded() {
-            return Err(ApiError::EngineBusy);
+    let engine_host = match (req.mode, req.engine_host) {
+        (Mode::Engine, host) => host.unwrap_or_default(),
+        (_, None) => EngineHost::Server,
+        (_, Some(_)) => {
+            return Err(ApiError::BadRequest(
+                "engine_host is for games against the engine (mode 'engine')".into(),
+            ));
         }
+    };
+    if req.mode == Mode::Engine {
+        engine_ready(&state, engine_host)?;
         if creator.is_none() && size.squares() > MAX_SELF_PLAY_SQUARES {
             return Err(ApiError::BadRequest(format!(
                 "{size}: the engine plays itself on boards of up to {MAX_SELF_PLAY_SQUARES} squares"
@@ -327,8 +350,12 @@ async fn create(
             }
         }
         (_, None) => {
+            // A browser playing the computer for itself holds both engine seats, so that
+            // its page (and only its) may move them.
+            let host_token = (engine_host == EngineHost::Browser).then(|| token.clone());
             for seat in &mut seats {
                 seat.engine = true;
+                seat.token = host_token.clone();
             }
         }
         (Mode::Engine, Some(c)) => {
@@ -357,6 +384,7 @@ async fn create(
         created_at: now,
         client: Some(client.clone()),
         rated: req.rated,
+        engine_host,
     };
     if req.rated && game.category().is_none() {
         return Err(ApiError::NotRatable(
@@ -380,7 +408,8 @@ async fn create(
     let body = SeatedView {
         id: game.id.clone(),
         seat,
-        token: (creator.is_some() || req.mode == Mode::Local).then(|| token.as_str().to_string()),
+        token: (creator.is_some() || req.mode == Mode::Local || engine_host == EngineHost::Browser)
+            .then(|| token.as_str().to_string()),
         invite_url: waiting.then(|| format!("/game/{}?join", game.id)),
         game: view,
     };
@@ -419,6 +448,18 @@ async fn show(
     Ok(Json(GameView::of(&game, seq, now)))
 }
 
+/// A request body that may be left out (empty or blanks): the default then.
+fn optional_body<T: serde::de::DeserializeOwned + Default>(
+    body: &[u8],
+    what: &str,
+) -> Result<T, ApiError> {
+    if body.iter().all(u8::is_ascii_whitespace) {
+        return Ok(T::default());
+    }
+    serde_json::from_slice(body)
+        .map_err(|e| ApiError::BadRequest(format!("bad {what} request: {e}")))
+}
+
 #[derive(Deserialize, Default)]
 #[serde(deny_unknown_fields)]
 struct JoinRequest {
@@ -433,12 +474,7 @@ async fn join(
     body: axum::body::Bytes,
 ) -> Result<Json<SeatedView>, ApiError> {
     // The body is optional: `{"name": "Ana"}` or nothing.
-    let req: JoinRequest = if body.iter().all(u8::is_ascii_whitespace) {
-        JoinRequest::default()
-    } else {
-        serde_json::from_slice(&body)
-            .map_err(|e| ApiError::BadRequest(format!("bad join request: {e}")))?
-    };
+    let req: JoinRequest = optional_body(&body, "join")?;
     let token = token()?;
     let mut joiner = person(&state, viewer, req.name.as_deref(), token.clone()).await?;
     // The joiner's rating in the game's category, read before the game is (a waiting
@@ -557,6 +593,15 @@ async fn cancel(
     .await
 }
 
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct RematchRequest {
+    /// Who plays the computer in the new game (a game against it); the old game's host
+    /// when not given.
+    #[serde(default)]
+    engine_host: Option<EngineHost>,
+}
+
 /// A new game with the same settings and the colours swapped; both players get it. The
 /// link from the old game and the new game are stored in one transaction, so of two
 /// players asking at once, one creates it and the other finds it.
@@ -564,7 +609,10 @@ async fn rematch(
     State(state): State<Shared>,
     Path(id): Path<String>,
     headers: HeaderMap,
+    body: axum::body::Bytes,
 ) -> Result<Response, ApiError> {
+    // The body is optional: `{"engine_host": "browser"}` or nothing.
+    let req: RematchRequest = optional_body(&body, "rematch")?;
     let token = bearer(&headers).map(str::to_string);
     loop {
         let (old, seq) = load(&state, &id).await?;
@@ -572,10 +620,12 @@ async fn rematch(
         if old.status != Status::Finished {
             return Err(GameError::NotOver.into());
         }
-        let seat = Some(match holder {
-            Holder::One(c) => c.opponent().into(),
-            Holder::Both => SeatView::Both,
-        });
+        let seat = match holder {
+            // The browser that played the computer against itself only watches.
+            Holder::Both if old.self_play() => None,
+            Holder::Both => Some(SeatView::Both),
+            Holder::One(c) => Some(c.opponent().into()),
+        };
         let seated = |game: GameView| SeatedView {
             id: game.id.clone(),
             seat,
@@ -590,6 +640,20 @@ async fn rematch(
         }
         let now = now_ms();
         let mut new = old.rematch_of(random_id()?, now);
+        if old.mode == Mode::Engine {
+            // Only a game with a person in it may change hosts: the engine seats of a
+            // browser's self-play hold its token, a server's hold none.
+            if !old.self_play()
+                && let Some(host) = req.engine_host
+            {
+                new.engine_host = host;
+            }
+            engine_ready(&state, new.engine_host)?;
+        } else if req.engine_host.is_some() {
+            return Err(ApiError::BadRequest(
+                "engine_host is for games against the engine".into(),
+            ));
+        }
         state.store.rate_seats(&mut new).await?;
         let mut linked = old;
         linked.rematch = Some(new.id.clone());

@@ -72,6 +72,7 @@ impl Drop for Pending<'_> {
 
 /// A pool of engines.
 pub struct EnginePool {
+    threads: usize,
     quick: Lane,
     deep: Lane,
     max_queue: usize,
@@ -79,15 +80,21 @@ pub struct EnginePool {
 }
 
 impl EnginePool {
-    /// A pool running at most `threads` searches at once in each lane.
+    /// A pool running at most `threads` searches at once in each lane; with 0 it runs
+    /// none, and browsers play the computer.
     pub fn new(threads: usize) -> EnginePool {
-        let threads = threads.max(1);
         EnginePool {
+            threads,
             quick: Lane::new(threads),
             deep: Lane::new(threads),
             max_queue: threads * QUEUE_PER_THREAD,
             idle: Mutex::new(Vec::new()),
         }
+    }
+
+    /// Whether this server searches at all (`--engine-threads` above 0).
+    pub fn available(&self) -> bool {
+        self.threads > 0
     }
 
     /// Too much deep work is queued to take on another engine game.
@@ -112,6 +119,10 @@ impl EnginePool {
         level: Level,
         seed: u64,
     ) -> Option<Move> {
+        // No search place would ever free up.
+        if !self.available() {
+            return None;
+        }
         let lane = if level.is_quick() {
             &self.quick
         } else {
@@ -180,6 +191,15 @@ mod tests {
         let level = Level::new(1).unwrap();
         assert!(pool.choose("a", pos, level, 1).await.is_some());
         assert!(pool.quick.clients.lock().unwrap().is_empty());
+        assert_eq!(pool.queued(), (0, 0));
+    }
+
+    #[tokio::test]
+    async fn a_pool_without_threads_answers_at_once_with_no_move() {
+        let pool = EnginePool::new(0);
+        assert!(!pool.available());
+        let pos = AnyPosition::start("6x6".parse().unwrap(), Default::default());
+        assert_eq!(pool.choose("a", pos, Level::new(1).unwrap(), 1).await, None);
         assert_eq!(pool.queued(), (0, 0));
     }
 }

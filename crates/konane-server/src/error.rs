@@ -50,6 +50,12 @@ pub enum ApiError {
     /// The engine has more work queued than it can take (503).
     #[error("the engine is busy: try again in a moment")]
     EngineBusy,
+    /// This server runs no engine (`--engine-threads 0`): the browser must play the
+    /// computer's side, `"engine_host": "browser"` (503).
+    #[error(
+        "this server runs no engine: ask for \"engine_host\": \"browser\" and play the computer in the browser"
+    )]
+    EngineUnavailable,
     /// Something broke on our side (500); the cause is logged, never sent.
     #[error("internal error")]
     Internal(String),
@@ -95,7 +101,7 @@ struct ErrorBody {
 
 impl ApiError {
     /// Every `error` code a body can carry.
-    pub const CODES: [&'static str; 30] = [
+    pub const CODES: [&'static str; 31] = [
         "bad_request",
         "bad_name",
         "bad_move",
@@ -114,6 +120,7 @@ impl ApiError {
         "too_many_requests",
         "engine_quota",
         "engine_busy",
+        "engine_unavailable",
         "internal",
         "unsupported_media_type",
         "unavailable",
@@ -149,7 +156,7 @@ impl ApiError {
             ApiError::NotInLine(_) => StatusCode::CONFLICT,
             ApiError::TooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::TooManyRequests | ApiError::EngineQuota => StatusCode::TOO_MANY_REQUESTS,
-            ApiError::EngineBusy => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::EngineBusy | ApiError::EngineUnavailable => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
             ApiError::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             ApiError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
@@ -174,6 +181,7 @@ impl ApiError {
             ApiError::TooManyRequests => "too_many_requests",
             ApiError::EngineQuota => "engine_quota",
             ApiError::EngineBusy => "engine_busy",
+            ApiError::EngineUnavailable => "engine_unavailable",
             ApiError::Internal(_) => "internal",
             ApiError::UnsupportedMediaType => "unsupported_media_type",
             ApiError::Unavailable(_) => "unavailable",
@@ -346,6 +354,7 @@ mod tests {
             ApiError::TooManyRequests,
             ApiError::EngineQuota,
             ApiError::EngineBusy,
+            ApiError::EngineUnavailable,
             ApiError::Internal(String::new()),
             ApiError::UnsupportedMediaType,
             ApiError::Unavailable(String::new()),

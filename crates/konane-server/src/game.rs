@@ -27,6 +27,19 @@ pub enum Mode {
     Open,
 }
 
+/// Who plays the computer's side of an engine game.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum EngineHost {
+    /// The server's engine pool (every game stored before browsers could play it).
+    #[default]
+    Server,
+    /// The engine in the page of the seat token's holder: the server checks, stores and
+    /// times its moves like a person's, and never searches for it. Such a player can make
+    /// the computer play any legal move, which is one reason engine games are never rated.
+    Browser,
+}
+
 /// Where a game stands.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -401,6 +414,19 @@ pub struct ServedGame {
     pub client: Option<String>,
     /// The result changes both players' ratings.
     pub rated: bool,
+    /// Who plays the computer's side (engine games; `Server` for the others).
+    pub engine_host: EngineHost,
+}
+
+/// The seed a browser-hosted computer chooses its move with at sequence number `seq` of
+/// game `id`: every page of the game computes the same move, a take-back (a new `seq`)
+/// draws afresh, and it stays below 2^53 so JavaScript numbers carry it exactly.
+pub fn browser_seed(id: &str, seq: i64) -> u64 {
+    // FNV-1a over the id, then SplitMix64's stream for the sequence number.
+    let key = id.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    });
+    konane_engine::substream(key, seq as u64) & ((1 << 53) - 1)
 }
 
 impl ServedGame {
@@ -455,10 +481,15 @@ impl ServedGame {
         let holder = self.holder(token)?;
         self.ensure_playing()?;
         let turn = self.turn();
-        if !holder.holds(turn) {
+        if !holder.holds(turn) && !self.browser_plays(turn) {
             return Err(GameError::NotYourTurn(turn));
         }
         self.play_as(turn, text, ply, now)
+    }
+
+    /// Whether the page of this game's seat token plays `side` for the computer.
+    fn browser_plays(&self, side: Color) -> bool {
+        self.engine_host == EngineHost::Browser && self.seat(side).engine
     }
 
     /// Plays `text` for `mover` (a person or the engine), checking everything but the seat.
@@ -644,17 +675,33 @@ impl ServedGame {
         Ok(free)
     }
 
-    /// The engine's move to make now, if it is the engine's turn.
+    /// The server engine's move to make now, if it is its turn (never in a game whose
+    /// computer the browser plays).
     pub fn engine_turn(&self) -> Option<EngineTurn> {
-        if self.status != Status::Playing || !self.seat(self.turn()).engine {
+        if self.status != Status::Playing
+            || !self.seat(self.turn()).engine
+            || self.engine_host != EngineHost::Server
+        {
             return None;
         }
         Some(EngineTurn {
             position: *self.game.position(),
             level: self.level.unwrap_or_default(),
             ply: self.ply(),
-            self_play: self.seats.iter().all(|s| s.engine),
+            self_play: self.self_play(),
         })
+    }
+
+    /// The computer plays both sides: a game to watch.
+    pub fn self_play(&self) -> bool {
+        self.seats.iter().all(|s| s.engine)
+    }
+
+    /// The seed the browser's engine chooses the computer's move with, when it is the
+    /// computer's turn in a browser-hosted game at sequence number `seq`.
+    pub fn browser_seed(&self, seq: i64) -> Option<u64> {
+        (self.status == Status::Playing && self.browser_plays(self.turn()))
+            .then(|| browser_seed(&self.id, seq))
     }
 
     /// A new game with the same settings and the colours swapped, under the id `id`.
@@ -785,6 +832,7 @@ mod tests {
             created_at: now,
             client: None,
             rated: false,
+            engine_host: EngineHost::Server,
         };
         (game, token.as_str().to_string())
     }

@@ -180,9 +180,18 @@ impl AppState {
 
     /// Starts the engine's move or the clock's watch, when the game needs one. The engine
     /// playing itself moves only while somebody watches it here, at a pace they can follow.
+    /// A game whose computer the browser plays gets only the clock's watch.
     pub fn schedule(self: &Arc<Self>, game: &ServedGame, seq: i64) {
         if let Some(turn) = game.engine_turn() {
             if turn.self_play && !self.hub.watched_here(&game.id) {
+                return;
+            }
+            if !self.engines.available() {
+                // Created by a server that had an engine: it waits, as for an absent player.
+                tracing::warn!(
+                    "game {} waits for an engine this server does not run",
+                    game.id
+                );
                 return;
             }
             let state = Arc::clone(self);
@@ -358,10 +367,11 @@ impl AppState {
             .await?;
         let mut aborted = 0;
         for (game, seq) in idle {
-            let unstarted = game.ply() < 2 && !game.seat(game.turn()).engine;
+            // A browser playing the computer is as absent as a person who never moved.
+            let unstarted = game.ply() < 2 && game.engine_turn().is_none();
             // Watched anywhere, the engine playing itself moves every second or so: idle
             // this long, nobody has watched it for a while.
-            let unwatched_show = game.engine_turn().is_some_and(|t| t.self_play);
+            let unwatched_show = game.self_play();
             if (unstarted || unwatched_show)
                 && self
                     .mutate(&game.id, Some(seq), |g| {

@@ -183,6 +183,7 @@ async fn paired_game(
         created_at: now,
         client: None,
         rated: seeks[0].rated,
+        engine_host: crate::game::EngineHost::Server,
     };
     state.store.rate_seats(&mut game).await?;
     Ok(game)

@@ -7,8 +7,8 @@ use konane_engine::Level;
 use serde::{Deserialize, Serialize};
 
 use crate::game::{
-    ClockState, EndReason, GameError, GameResult, Mode, Seat, SeatRating, SeatToken, ServedGame,
-    Status,
+    ClockState, EndReason, EngineHost, GameError, GameResult, Mode, Seat, SeatRating, SeatToken,
+    ServedGame, Status,
 };
 use crate::name::PlayerName;
 
@@ -71,6 +71,14 @@ pub struct GameRow {
     /// The result changes the players' ratings.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub rated: bool,
+    /// Who plays the computer's side; rows written before browsers could play it have
+    /// none, and the server's engine played them.
+    #[serde(default, skip_serializing_if = "is_server")]
+    pub engine_host: EngineHost,
+}
+
+fn is_server(host: &EngineHost) -> bool {
+    *host == EngineHost::Server
 }
 
 impl GameRow {
@@ -101,6 +109,7 @@ impl GameRow {
             created_at: g.created_at,
             client: g.client.clone(),
             rated: g.rated,
+            engine_host: g.engine_host,
         }
     }
 
@@ -166,6 +175,35 @@ impl GameRow {
             created_at: self.created_at,
             client: self.client,
             rated: self.rated,
+            engine_host: self.engine_host,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_row_from_before_browsers_played_the_computer_reads_as_the_servers() {
+        let old = r#"{"id":"g","mode":"engine","size":"6x6","opening":"center-or-corner",
+            "level":3,"seats":[{"token":"t","engine":false,"name":null},
+            {"token":null,"engine":true,"name":null}],"moves":[],"status":"playing",
+            "result":null,"clock":null,"rematch":null,"created_at":1}"#;
+        let row: GameRow = serde_json::from_str(old).unwrap();
+        assert_eq!(row.engine_host, EngineHost::Server);
+        let game = row.clone().load().unwrap();
+        assert_eq!(game.engine_host, EngineHost::Server);
+        // Written back, it is the row it was: the default is not spelled out.
+        assert!(
+            !serde_json::to_string(&GameRow::of(&game))
+                .unwrap()
+                .contains("engine_host")
+        );
+        let mut browser = game;
+        browser.engine_host = EngineHost::Browser;
+        let text = serde_json::to_string(&GameRow::of(&browser)).unwrap();
+        let back: GameRow = serde_json::from_str(&text).unwrap();
+        assert_eq!(back.load().unwrap().engine_host, EngineHost::Browser);
     }
 }

@@ -4,7 +4,7 @@
 use konane_core::{AnyPosition, Color, Phase};
 use serde::{Deserialize, Serialize};
 
-use crate::game::{Mode, ServedGame, Status};
+use crate::game::{EngineHost, Mode, ServedGame, Status};
 use crate::ratings::Category;
 
 /// A colour as the API spells it.
@@ -156,6 +156,13 @@ pub struct GameView {
     /// The engine's level, in games against it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub level: Option<u8>,
+    /// Who plays the computer's side, in games against it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub engine_host: Option<EngineHost>,
+    /// The seed of the computer's move, while a browser is to play it (see
+    /// [`browser_seed`](crate::game::browser_seed)).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub engine_seed: Option<u64>,
     /// Counts the game's changes.
     pub seq: i64,
     /// The server's clock when this was sent (Unix ms).
@@ -218,6 +225,8 @@ impl GameView {
             }),
             rematch: g.rematch.clone(),
             level,
+            engine_host: (g.mode == Mode::Engine).then_some(g.engine_host),
+            engine_seed: g.browser_seed(seq),
             seq,
             server_time: now,
         }

@@ -269,7 +269,8 @@ struct ServeArgs {
     /// Connections to the database (default: 8 for SQLite, 16 for PostgreSQL).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1000))]
     database_connections: Option<u32>,
-    /// Engine searches running at once (default: the number of cores).
+    /// Engine searches running at once (default: the number of cores); 0 runs none, and
+    /// the players' browsers play the computer.
     #[arg(long)]
     engine_threads: Option<usize>,
     /// Requests per second allowed from one address (0: no limit).
@@ -356,7 +357,9 @@ fn serve(args: ServeArgs) -> Result<()> {
         port: args.port,
         database_url,
         database_connections: args.database_connections,
-        engine_threads: thread_count(args.engine_threads)?,
+        engine_threads: args
+            .engine_threads
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
         rate_limit: args.rate_limit,
         timing: konane_server::Timing {
             abort_after_ms: i64::from(args.abort_after_secs) * 1000,

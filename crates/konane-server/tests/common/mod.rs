@@ -192,6 +192,22 @@ impl TestServer {
         r.json::<Value>().await.unwrap()["games"].clone()
     }
 
+    /// Posts `body` as JSON to `path` (with the seat token, when given); returns the status
+    /// and the JSON body.
+    pub async fn post_json(
+        &self,
+        path: &str,
+        token: Option<&str>,
+        body: &Value,
+    ) -> (StatusCode, Value) {
+        let mut req = self.client.post(self.url(path)).json(body);
+        if let Some(t) = token {
+            req = req.bearer_auth(t);
+        }
+        let r = req.send().await.unwrap();
+        (r.status(), r.json().await.unwrap())
+    }
+
     /// A POST without a body, as the page sends one.
     pub async fn post(&self, path: &str, token: Option<&str>) -> (StatusCode, Value) {
         let mut req = self

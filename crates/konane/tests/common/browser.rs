@@ -83,6 +83,11 @@ pub fn rig_at_default_pace(tag: &str) -> Rig {
     rig_serving(tag, common::serve_at_default_pace)
 }
 
+/// A rig whose server runs no engine (`--engine-threads 0`).
+pub fn rig_without_engine(tag: &str) -> Rig {
+    rig_serving(tag, common::serve_without_engine)
+}
+
 fn rig_serving(tag: &str, serve: fn(&std::path::Path) -> (Child, String)) -> Rig {
     let dir = std::env::temp_dir().join(format!("konane-browser-{tag}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();

@@ -18,6 +18,13 @@ pub fn serve_at_default_pace(dir: &Path) -> (Child, String) {
     start(unpaced(&[], dir, &[]))
 }
 
+/// `konane serve` as [`serve`] starts it, but with `--engine-threads 0`: the server runs
+/// no engine, and browsers play the computer.
+#[allow(dead_code)]
+pub fn serve_without_engine(dir: &Path) -> (Child, String) {
+    start(command(&[], dir, &["--engine-threads", "0"]))
+}
+
 /// `konane serve` with its database in `dir`, no rate limit and `extra` flags, run through
 /// `runner` (say `prlimit …`) when it is not empty; the engine playing itself moves every
 /// 300 ms, so that watching it to the end stays quick.
