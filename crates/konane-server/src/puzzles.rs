@@ -431,7 +431,8 @@ async fn try_rate(
     .execute(&mut *tx)
     .await
     .map_err(StoreError::from)?;
-    let before = standing_row(&mut tx, account).await?;
+    // The row exists: it was made above or before.
+    let before = standing_row(&mut *tx, account).await?.unwrap_or_default();
     let first = sqlx::query(
         "INSERT INTO puzzle_attempts (account_id, puzzle_id, solved, at) VALUES ($1, $2, $3, $4) \
          ON CONFLICT (account_id, puzzle_id) DO NOTHING",
@@ -507,21 +508,24 @@ async fn try_rate(
     Ok(Some((after, moved)))
 }
 
-async fn standing_row(
-    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+/// An account's stored puzzle rating, if it has one.
+async fn standing_row<'c>(
+    ex: impl sqlx::Executor<'c, Database = sqlx::Any>,
     account: &str,
-) -> Result<Standing, ApiError> {
+) -> Result<Option<Standing>, StoreError> {
     let row = sqlx::query(
         "SELECT rating, deviation, volatility, attempts FROM puzzle_ratings WHERE account_id = $1",
     )
     .bind(account)
-    .fetch_one(&mut **tx)
-    .await
-    .map_err(StoreError::from)?;
-    Ok(Standing {
-        rating: rating_in(&row)?,
-        games: row.try_get("attempts").map_err(StoreError::from)?,
+    .fetch_optional(ex)
+    .await?;
+    row.map(|r| {
+        Ok(Standing {
+            rating: rating_in(&r)?,
+            games: r.try_get("attempts")?,
+        })
     })
+    .transpose()
 }
 
 fn rating_in(row: &sqlx::any::AnyRow) -> Result<Rating, StoreError> {
@@ -536,20 +540,9 @@ fn rating_in(row: &sqlx::any::AnyRow) -> Result<Rating, StoreError> {
 impl Store {
     /// An account's puzzle rating: a newcomer's until its first rated attempt.
     pub async fn puzzle_standing(&self, account: &str) -> Result<Standing, StoreError> {
-        let row = sqlx::query(
-            "SELECT rating, deviation, volatility, attempts FROM puzzle_ratings \
-             WHERE account_id = $1",
-        )
-        .bind(account)
-        .fetch_optional(self.pool())
-        .await?;
-        match row {
-            Some(r) => Ok(Standing {
-                rating: rating_in(&r)?,
-                games: r.try_get("attempts")?,
-            }),
-            None => Ok(Standing::default()),
-        }
+        Ok(standing_row(self.pool(), account)
+            .await?
+            .unwrap_or_default())
     }
 }
 

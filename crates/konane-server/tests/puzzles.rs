@@ -127,6 +127,19 @@ async fn solve_and_fail(server: &TestServer) {
     assert_eq!(shown["rating"], v["rating"]);
 }
 
+/// The PostgreSQL URL to test on, or `None` (said, and refused under `CI=true`).
+fn postgres() -> Option<String> {
+    let url = std::env::var("KONANE_TEST_POSTGRES").ok();
+    if url.is_none() {
+        assert!(
+            std::env::var("CI").as_deref() != Ok("true"),
+            "KONANE_TEST_POSTGRES must be set in CI"
+        );
+        eprintln!("SKIPPED: needs KONANE_TEST_POSTGRES=postgres://…");
+    }
+    url
+}
+
 #[tokio::test]
 async fn a_puzzle_is_served_solved_and_failed() {
     let server = start().await;
@@ -135,14 +148,7 @@ async fn a_puzzle_is_served_solved_and_failed() {
 
 #[tokio::test]
 async fn on_postgres_too() {
-    let Ok(url) = std::env::var("KONANE_TEST_POSTGRES") else {
-        assert!(
-            std::env::var("CI").as_deref() != Ok("true"),
-            "KONANE_TEST_POSTGRES must be set in CI"
-        );
-        eprintln!("SKIPPED: needs KONANE_TEST_POSTGRES=postgres://…");
-        return;
-    };
+    let Some(url) = postgres() else { return };
     let server = start_with(0, Some(url)).await;
     solve_and_fail(&server).await;
 }
@@ -378,14 +384,7 @@ async fn an_account_is_rated_on_the_server() {
 
 #[tokio::test]
 async fn an_account_is_rated_on_postgres_too() {
-    let Ok(url) = std::env::var("KONANE_TEST_POSTGRES") else {
-        assert!(
-            std::env::var("CI").as_deref() != Ok("true"),
-            "KONANE_TEST_POSTGRES must be set in CI"
-        );
-        eprintln!("SKIPPED: needs KONANE_TEST_POSTGRES=postgres://…");
-        return;
-    };
+    let Some(url) = postgres() else { return };
     let s = start_with(0, Some(url)).await;
     account_attempts(&s).await;
 }
