@@ -1,5 +1,5 @@
-// A player's profile `/@/<name>`: ratings per category with their history drawn, games
-// won and lost by colour, and the archive of games with filters and pages. And the
+// A player's profile `/@/<name>`: ratings per category with their history drawn, the puzzle
+// rating, games won and lost by colour, and the archive of games with filters and pages. And the
 // leaderboards `/players`.
 
 import { api } from "./api.js";
@@ -79,7 +79,10 @@ export async function profileScreen(app, name, go) {
       h("h2", {}, t(`category.${c}`)),
       h("b", { class: "rating-value", "data-rating-value": "" }, ratingText(r.rating, r.provisional)),
       h("span", { class: "muted" }, t("profile.rated-games", { games: r.games })));
-  }));
+  }), h("section", { class: "card rating", "data-rating": "puzzles" },
+    h("h2", {}, t("profile.puzzles")),
+    h("b", { class: "rating-value", "data-rating-value": "" }, ratingText(profile.puzzles.rating, profile.puzzles.provisional)),
+    h("span", { class: "muted" }, t("profile.puzzle-attempts", { attempts: profile.puzzles.attempts }))));
   // A graph for each category played in: the others have nothing to draw.
   const graphs = h("div", { class: "graphs" }, ...played.map((c) =>
     h("figure", { class: "card" }, h("figcaption", {}, t("profile.history", { category: t(`category.${c}`) })), graph(c, profile.ratings[c].history))));

@@ -1,6 +1,7 @@
 // The puzzle screen `/puzzles`, `/puzzles/daily` and `/puzzles/{id}`: a position where one
 // move wins. The server judges every move and plays the reply; the page never holds the
-// solution before the player has moved. Ratings of anonymous players live in localStorage.
+// solution before the player has moved. Ratings of anonymous players live in localStorage;
+// a logged-in player's is the server's (the puzzle's `player`), never the browser's.
 
 import { Board, parsePosition, stoneOn } from "./board.js";
 import { announce, h } from "./dom.js";
@@ -8,6 +9,7 @@ import { t } from "./i18n.js";
 import { actionsFor, capturedBy, clickOn } from "./picker.js";
 import { play as sound } from "./sound.js";
 import { errorText, spoken } from "./game.js";
+import { ratingText } from "./profile.js";
 
 const THEMES = ["stop-early", "no-greed", "tempo", "endgame", "opening"];
 const SIZES = ["6x6", "8x8", "10x10"];
@@ -48,6 +50,9 @@ export async function puzzlesScreen(app, path, go) {
   let selected = null;
   let over = false;
   let rated = true;
+  // Logged in: the account's puzzle rating, and its rated attempts when this one began.
+  let account = null;
+  let version = null;
   let solution = null;
   let busy = false;
 
@@ -99,7 +104,8 @@ export async function puzzlesScreen(app, path, go) {
   }
 
   function showRating() {
-    mine.textContent = t("puzzle.your-rating", { rating: Math.round(storedRating().rating) });
+    const rating = account ? ratingText(account.rating, account.provisional) : Math.round(storedRating().rating);
+    mine.textContent = t("puzzle.your-rating", { rating });
     streakLine.hidden = streak === null;
     if (streak !== null) streakLine.textContent = t("puzzle.streak", { n: streak });
   }
@@ -116,7 +122,11 @@ export async function puzzlesScreen(app, path, go) {
     selected = null;
     over = false;
     solution = null;
-    if (!again) rated = true;
+    if (!again) {
+      rated = true;
+      account = p.player ?? null;
+      version = account?.attempts ?? null;
+    }
     host.dataset.puzzle = p.id;
     setResult(null);
     link.href = `/puzzles/${p.id}`;
@@ -137,8 +147,10 @@ export async function puzzlesScreen(app, path, go) {
       if (path === "/puzzles/daily") p = await request("GET", "/api/puzzles/daily");
       else if (path.startsWith("/puzzles/") && !puzzle) p = await request("GET", `/api/puzzles/${encodeURIComponent(path.slice(9))}`);
       else {
-        const target = streak !== null ? 1000 + 100 * streak : storedRating().rating;
-        const q = new URLSearchParams({ rating: String(target) });
+        // The server knows a logged-in player's rating and the streak's difficulty.
+        const q = new URLSearchParams();
+        if (streak !== null) q.set("streak", String(streak));
+        else if (!account) q.set("rating", String(storedRating().rating));
         if (theme) q.set("theme", theme);
         if (size) q.set("size", size);
         if (puzzle) q.set("after", puzzle.id);
@@ -174,9 +186,15 @@ export async function puzzlesScreen(app, path, go) {
     moves.push(move);
     try {
       const body = { moves };
-      const v = await request("POST", `/api/puzzles/${puzzle.id}/moves`, body.moves.length && rated ? { ...body, rating: storedRating() } : body);
+      if (rated && account) body.version = version;
+      else if (rated) body.rating = storedRating();
+      const v = await request("POST", `/api/puzzles/${puzzle.id}/moves`, body);
+      const ended = v.solved || !v.correct;
       // The first try of a puzzle is the rated one; a retry only practises.
-      if ((v.solved || !v.correct) && v.player) {
+      if (v.account) {
+        account = v.account;
+        if (ended) rated = false;
+      } else if (ended && v.player) {
         localStorage.setItem(RATING_KEY, JSON.stringify(v.player));
         rated = false;
       }

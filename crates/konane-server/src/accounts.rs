@@ -290,8 +290,8 @@ impl Store {
         Ok(row.is_some())
     }
 
-    /// Deletes an account: its sessions, ratings and archive go; its games stay, with the
-    /// name taken off its seats.
+    /// Deletes an account: its sessions, game and puzzle ratings and archive go; its games
+    /// stay, with the name taken off its seats.
     pub async fn delete_account(&self, account: &Account, now: i64) -> Result<(), StoreError> {
         let ids: Vec<String> =
             sqlx::query("SELECT game_id FROM player_games WHERE account_id = $1")
@@ -323,6 +323,8 @@ impl Store {
         for sql in [
             "DELETE FROM sessions WHERE account_id = $1",
             "DELETE FROM ratings WHERE account_id = $1",
+            "DELETE FROM puzzle_ratings WHERE account_id = $1",
+            "DELETE FROM puzzle_attempts WHERE account_id = $1",
             "DELETE FROM player_games WHERE account_id = $1",
             "UPDATE player_games SET opponent = NULL, opponent_account = NULL WHERE opponent_account = $1",
             "DELETE FROM accounts WHERE id = $1",

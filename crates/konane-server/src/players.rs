@@ -398,6 +398,8 @@ pub struct ProfileView {
     pub name: String,
     /// Ratings per category.
     pub ratings: BTreeMap<Category, RatingView>,
+    /// The puzzle rating.
+    pub puzzles: crate::puzzles::StandingView,
     /// Games won and lost by colour.
     pub tally: Tally,
 }
@@ -433,6 +435,7 @@ async fn profile(
     Ok(Json(ProfileView {
         name: account.name.to_string(),
         ratings,
+        puzzles: state.store.puzzle_standing(&account.id).await?.into(),
         tally: state.store.tally(&account.id).await?,
     }))
 }

@@ -190,3 +190,30 @@ async fn two_instances_pair_players_from_one_pool() {
     assert_eq!(a.get(id).await["category"], "rapid");
     assert_eq!(b.get(id).await["status"], "playing");
 }
+
+#[tokio::test]
+async fn two_instances_rate_a_puzzle_attempt_once() {
+    let Some(url) = database() else { return };
+    let a = start_with(0, Some(url.clone())).await;
+    let b = start_with(0, Some(url)).await;
+    let mut ana = common::fresh_player(&a, "ana").await;
+    let (status, view) = a
+        .send(&mut ana, reqwest::Method::GET, "/api/puzzles/next", None)
+        .await;
+    assert_eq!(status, StatusCode::OK, "{view}");
+    let id = view["id"].as_str().unwrap();
+    let path = format!("/api/puzzles/{id}/moves");
+    let body = json!({"moves": [common::losing_first_move(id)], "version": 0});
+    // The same session through both instances at once.
+    let mut twin = b.player(&ana.name, "127.0.0.1");
+    twin.cookie = ana.cookie.clone();
+    let (x, y) = tokio::join!(
+        a.send(&mut ana, reqwest::Method::POST, &path, Some(body.clone())),
+        b.send(&mut twin, reqwest::Method::POST, &path, Some(body)),
+    );
+    for (status, v) in [x, y] {
+        assert_eq!(status, StatusCode::OK, "{v}");
+        assert_eq!(v["account"]["attempts"], 1, "{v}");
+    }
+    assert_eq!(common::puzzle_rating(&a, &ana).await["attempts"], 1);
+}

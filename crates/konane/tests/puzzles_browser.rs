@@ -169,3 +169,54 @@ async fn the_streak_advances_and_the_daily_puzzle_is_shared() {
         x.close().await.unwrap();
     }
 }
+
+#[tokio::test]
+async fn a_logged_in_player_is_rated_on_the_server_and_the_profile_shows_it() {
+    if !browsers_present() {
+        return;
+    }
+    let rig = rig("puzzle-account");
+    let c = rig.browser("account", 1280, 900).await;
+    c.goto(&format!("{}/account", rig.base)).await.unwrap();
+    for (field, value) in [("name", "Pua"), ("password", "a good long password")] {
+        let input = wait_for(
+            &c,
+            &format!("[data-form='register'] [data-field='{field}']"),
+            10,
+        )
+        .await;
+        input.send_keys(value).await.unwrap();
+    }
+    click(&c, "[data-form='register'] button[type='submit']").await;
+    wait_for(&c, "[data-account-name='Pua']", 10).await;
+    // A browser rating far from the newcomer's must not be what the page uses or sends.
+    c.execute(
+        "localStorage.setItem('konane.puzzle-rating', JSON.stringify({rating: 2900, deviation: 50, volatility: 0.06}));",
+        vec![],
+    )
+    .await
+    .unwrap();
+    c.goto(&format!("{}/puzzles", rig.base)).await.unwrap();
+    let p = shown(&c).await;
+    assert!(text(&c, "[data-player-rating]").await.contains("1500?"));
+    solve(&c, &p).await;
+    let mine = text(&c, "[data-player-rating]").await;
+    let css = "[data-rating='puzzles'] [data-rating-value]";
+    c.goto(&format!("{}/@/Pua", rig.base)).await.unwrap();
+    wait_for(&c, css, 10).await;
+    let on_profile = text(&c, css).await;
+    let rating: i64 = on_profile.trim_end_matches('?').parse().unwrap();
+    assert!(rating > 1500 && rating < 2000, "{on_profile}");
+    assert!(mine.contains(&on_profile), "{mine} / {on_profile}");
+    assert_no_console_errors(&c, "a logged-in player's puzzle").await;
+    for scheme in ["light", "dark"] {
+        emulate(&c, scheme, "reduce").await;
+        screenshot(&c, &format!("puzzle-profile-desktop-{scheme}")).await;
+    }
+    emulate_screen(&c, 390, 844).await;
+    for scheme in ["light", "dark"] {
+        emulate(&c, scheme, "reduce").await;
+        screenshot(&c, &format!("puzzle-profile-phone-{scheme}")).await;
+    }
+    c.close().await.unwrap();
+}

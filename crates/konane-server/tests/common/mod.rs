@@ -481,3 +481,25 @@ pub async fn seek(s: &TestServer, p: &mut Player, rated: bool) -> Value {
     assert_eq!(status, StatusCode::CREATED, "{answer}");
     answer
 }
+
+/// The first move of shipped puzzle `id` that loses, as the page would send it.
+pub fn losing_first_move(id: &str) -> String {
+    let set =
+        konane_engine::puzzle::Puzzle::parse_set(include_str!("../../../../data/puzzles.txt"))
+            .expect("the shipped set reads");
+    let p = set
+        .iter()
+        .find(|p| p.id.as_str() == id)
+        .expect("a shipped puzzle");
+    p.position
+        .size()
+        .move_text(p.refutations[0][0].0)
+        .to_string()
+}
+
+/// `p`'s puzzle rating on their profile.
+pub async fn puzzle_rating(s: &TestServer, p: &Player) -> Value {
+    let (status, profile) = s.json(&format!("/api/players/{}", p.name)).await;
+    assert_eq!(status, StatusCode::OK, "{profile}");
+    profile["puzzles"].clone()
+}
