@@ -47,6 +47,9 @@ pub enum StoreError {
     /// A rated result kept meeting other results of its players in the same moment.
     #[error("game {0}: the players' ratings kept changing while its result was stored")]
     Contended(String),
+    /// The system gave no randomness for this instance's tag.
+    #[error("no randomness for the instance's tag: {0}")]
+    Randomness(String),
     /// The URL names no database we speak.
     #[error("'{0}' is not a database URL: use sqlite://FILE or postgres://...")]
     Url(String),
@@ -139,8 +142,7 @@ impl Store {
             Backend::Postgres => sqlx::migrate!("migrations/postgres").run(&pool).await?,
         }
         let mut instance = [0u8; 8];
-        getrandom::fill(&mut instance)
-            .map_err(|e| StoreError::Database(sqlx::Error::Configuration(e.to_string().into())))?;
+        getrandom::fill(&mut instance).map_err(|e| StoreError::Randomness(e.to_string()))?;
         Ok(Store {
             pool,
             backend,
