@@ -110,6 +110,35 @@ proptest! {
         }
     }
 
+    /// Solvers that start at other root moves, alone or two at once on one table, prove the
+    /// same result, and every winning move they name wins.
+    #[test]
+    fn root_offsets_and_shared_threads_agree(seed in any::<u64>(), plies in 2usize..16, offset in 1usize..6) {
+        let Some(pos) = random_position(Size::new(5, 6).unwrap(), seed, plies) else { return Ok(()) };
+        let stop = AtomicBool::new(false);
+        let solve = |table: &ProofTable, offset: usize| {
+            with_position!(pos, p => Solver::new(table, &stop, u64::MAX).with_root_offset(offset).solve(&p)).unwrap()
+        };
+        let plain = solve(&ProofTable::new(4), 0);
+        let shared = ProofTable::new(4);
+        let (a, b) = std::thread::scope(|s| {
+            let a = s.spawn(|| solve(&shared, 0));
+            let b = s.spawn(|| solve(&shared, offset));
+            (a.join().unwrap(), b.join().unwrap())
+        });
+        for proof in [solve(&ProofTable::new(4), offset), a, b] {
+            prop_assert_eq!(proof.win, plain.win, "{}", pos);
+            if let Some(best) = proof.best {
+                let mut after = pos;
+                after.play(best).unwrap();
+                let reply = with_position!(after, p => Solver::new(&ProofTable::new(4), &stop, u64::MAX).solve(&p)).unwrap();
+                prop_assert!(!reply.win, "{} does not win in {}", pos.move_text(best), pos);
+            } else {
+                prop_assert!(!proof.win, "no winning move given in {}", pos);
+            }
+        }
+    }
+
     /// Whatever the level and position, the engine answers with a legal move.
     #[test]
     fn the_engine_only_plays_legal_moves(seed in any::<u64>(), plies in 0usize..60, level in 1u8..=8, rows in 4usize..=9, cols in 4usize..=9) {

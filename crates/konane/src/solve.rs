@@ -277,6 +277,55 @@ impl Checkpoint<'_> {
 /// How often a long run saves its checkpoint.
 const CHECKPOINT_EVERY: Duration = Duration::from_secs(600);
 
+/// Which thread works on which job: each takes the next unsolved job, and when none is left
+/// it helps with the running job that has the fewest threads on it, starting at another
+/// root move, so that no core idles while the last long positions are being proven.
+struct Schedule {
+    /// Threads working on each job.
+    threads: Vec<usize>,
+    /// Jobs proven (in this run or before it).
+    solved: Vec<bool>,
+    /// The first job no thread has taken yet.
+    next: usize,
+}
+
+impl Schedule {
+    fn new(jobs: &[Job]) -> Schedule {
+        Schedule {
+            threads: vec![0; jobs.len()],
+            solved: jobs.iter().map(|j| j.proof.is_some()).collect(),
+            next: 0,
+        }
+    }
+
+    /// A job to work on and the root offset to start at, or `None` when every job is solved
+    /// or being solved.
+    fn take(&mut self) -> Option<(usize, usize)> {
+        while self.next < self.solved.len() {
+            let i = self.next;
+            self.next += 1;
+            if !self.solved[i] {
+                self.threads[i] = 1;
+                return Some((i, 0));
+            }
+        }
+        let (i, n) = (0..self.solved.len())
+            .filter(|&i| !self.solved[i] && self.threads[i] > 0)
+            .map(|i| (i, self.threads[i]))
+            .min_by_key(|&(_, n)| n)?;
+        self.threads[i] = n + 1;
+        Some((i, n))
+    }
+
+    /// A thread is done with job `i` (it proved it, or was stopped because another thread
+    /// did); true when it was the last one on it.
+    fn leave(&mut self, i: usize) -> bool {
+        self.solved[i] = true;
+        self.threads[i] -= 1;
+        self.threads[i] == 0
+    }
+}
+
 /// Solves every job not yet done on `threads` threads sharing `table`, appending each result
 /// to `log` and saving `checkpoint` now and then; the bar shows the speed and the table's fill.
 fn solve_jobs(
@@ -290,45 +339,46 @@ fn solve_jobs(
     bar.set_style(ProgressStyle::with_template(
         "{spinner} solving [{bar:30}] {pos}/{len} positions, {elapsed} (left {eta}) {msg}",
     )?);
-    let next = AtomicUsize::new(0);
-    let stop = AtomicBool::new(false);
+    bar.set_position(jobs.iter().filter(|j| j.proof.is_some()).count() as u64);
     let nodes = AtomicU64::new(0);
     let working = AtomicUsize::new(threads.max(1));
-    let count = jobs.len();
+    // A finished job's flag stops the threads still helping with it.
+    let stops: Vec<AtomicBool> = jobs.iter().map(|_| AtomicBool::new(false)).collect();
+    let schedule = Mutex::new(Schedule::new(jobs));
     let shared = Mutex::new(std::mem::take(jobs));
     std::thread::scope(|s| {
         for _ in 0..threads.max(1) {
             s.spawn(|| {
-                loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    if i >= count {
-                        break;
-                    }
-                    let Some((pos, done)) = shared
-                        .lock()
-                        .ok()
-                        .map(|j| (j[i].position, j[i].proof.is_some()))
-                    else {
-                        break;
-                    };
-                    if done {
-                        bar.inc(1);
-                        continue;
-                    }
+                while let Some((i, offset, pos)) = schedule
+                    .lock()
+                    .ok()
+                    .and_then(|mut sc| sc.take())
+                    .and_then(|(i, offset)| Some((i, offset, shared.lock().ok()?[i].position)))
+                {
                     let t = Instant::now();
-                    let mut solver = Solver::new(table, &stop, u64::MAX).with_progress(&nodes);
+                    let mut solver = Solver::new(table, &stops[i], u64::MAX)
+                        .with_progress(&nodes)
+                        .with_root_offset(offset);
                     let proof = konane_core::with_position!(&pos, p => solver.solve(p)).ok();
-                    if let Ok(mut j) = shared.lock() {
+                    if proof.is_some() {
+                        stops[i].store(true, Ordering::Relaxed);
+                    }
+                    let last = schedule.lock().is_ok_and(|mut sc| sc.leave(i));
+                    let Ok(mut j) = shared.lock() else { break };
+                    j[i].nodes += solver.nodes();
+                    if proof.is_some() {
                         j[i].proof = proof;
-                        j[i].nodes = solver.nodes();
                         j[i].secs = t.elapsed().as_secs_f64();
+                    }
+                    // Logged when the last thread is out, so the line counts every thread's nodes.
+                    if last {
                         if let Some(log) = log
                             && let Err(e) = log.append(&j[i])
                         {
                             bar.println(format!("warning: could not save progress: {e}"));
                         }
+                        bar.inc(1);
                     }
-                    bar.inc(1);
                 }
                 working.fetch_sub(1, Ordering::Relaxed);
             });
@@ -336,8 +386,14 @@ fn solve_jobs(
         s.spawn(|| {
             let began = Instant::now();
             let mut saved = Instant::now();
+            let mut shown = Instant::now();
             while working.load(Ordering::Relaxed) > 0 {
-                std::thread::sleep(Duration::from_secs(1));
+                // Short naps, so a run is not made to wait up to a second for its end.
+                std::thread::sleep(Duration::from_millis(10));
+                if shown.elapsed() < Duration::from_secs(1) {
+                    continue;
+                }
+                shown = Instant::now();
                 let secs = began.elapsed().as_secs_f64();
                 let n = nodes.load(Ordering::Relaxed);
                 bar.set_message(format!(
@@ -495,4 +551,52 @@ pub fn bench(sizes: &[Size], threads: usize, table_mb: usize) -> Result<()> {
         all_nodes as f64 / all_secs.max(1e-9) / 1e6
     );
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn jobs(solved: &[bool]) -> Vec<Job> {
+        let start = AnyPosition::start(Size::new(4, 4).expect("a size"), Opening::Center);
+        solved
+            .iter()
+            .map(|&s| Job {
+                position: start,
+                proof: s.then_some(Proof {
+                    win: false,
+                    best: None,
+                }),
+                nodes: 0,
+                secs: 0.0,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn threads_take_fresh_jobs_then_help_the_least_helped() {
+        let mut s = Schedule::new(&jobs(&[false, true, false]));
+        // Job 1 was solved before the run: nobody takes it.
+        assert_eq!(s.take(), Some((0, 0)));
+        assert_eq!(s.take(), Some((2, 0)));
+        // No fresh job left: help, at the next root offset, the job with fewest threads.
+        assert_eq!(s.take(), Some((0, 1)));
+        assert_eq!(s.take(), Some((2, 1)));
+        assert_eq!(s.take(), Some((0, 2)));
+        assert!(!s.leave(0), "two threads are still on job 0");
+        // A solved job gets no more helpers.
+        assert_eq!(s.take(), Some((2, 2)));
+        assert!(!s.leave(0));
+        assert!(s.leave(0), "the last thread out of job 0");
+        for _ in 0..3 {
+            s.leave(2);
+        }
+        assert_eq!(s.take(), None);
+    }
+
+    #[test]
+    fn nothing_to_take_when_everything_is_solved() {
+        assert_eq!(Schedule::new(&jobs(&[true, true])).take(), None);
+        assert_eq!(Schedule::new(&[]).take(), None);
+    }
 }

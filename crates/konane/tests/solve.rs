@@ -1,0 +1,83 @@
+//! `konane solve` run as a user runs it: threads, resuming and re-checking change no result.
+
+use std::process::Command;
+
+fn solve(args: &[&str]) -> String {
+    let o = Command::new(env!("CARGO_BIN_EXE_konane"))
+        .arg("solve")
+        .args(args)
+        .output()
+        .expect("the konane binary runs");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+/// The table's rows as `removal reply winner`, and the verdict line.
+fn rows(out: &str) -> (Vec<String>, String) {
+    let mut lines = out.lines().skip_while(|l| !l.starts_with("removal"));
+    lines.next();
+    let rows = lines
+        .by_ref()
+        .take_while(|l| !l.trim().is_empty())
+        .map(|l| l.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
+        .collect();
+    let verdict = lines.find(|l| l.contains("wins")).unwrap_or_default();
+    (rows, verdict.to_string())
+}
+
+#[test]
+fn more_threads_than_positions_prove_the_same_table() {
+    for opening in ["center-or-corner", "center"] {
+        let one = rows(&solve(&[
+            "--size",
+            "5x6",
+            "--opening",
+            opening,
+            "--threads",
+            "1",
+        ]));
+        // 5x6 has five distinct positions or fewer: the spare threads help with running ones.
+        let many = rows(&solve(&[
+            "--size",
+            "5x6",
+            "--opening",
+            opening,
+            "--threads",
+            "7",
+        ]));
+        assert_eq!(one, many, "{opening}");
+        assert!(one.0.len() >= 4, "{one:?}");
+        assert!(one.1.contains("White wins"), "{one:?}");
+    }
+}
+
+#[test]
+fn a_resumed_run_gives_the_rows_of_an_unbroken_one() {
+    let dir = std::env::temp_dir().join(format!("konane-solve-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let log = dir.join("5x6.txt");
+    let log_arg = log.to_str().unwrap();
+    let unbroken = rows(&solve(&["--size", "5x6", "--threads", "2"]));
+
+    solve(&["--size", "5x6", "--threads", "2", "--resume", log_arg]);
+    let finished = std::fs::read_to_string(&log).unwrap();
+    assert_eq!(finished.lines().count(), 5, "{finished}");
+    // As if the run had been stopped after two positions.
+    let kept: Vec<&str> = finished.lines().take(2).collect();
+    std::fs::write(&log, kept.join("\n") + "\n").unwrap();
+    let resumed = solve(&["--size", "5x6", "--threads", "2", "--resume", log_arg]);
+    assert_eq!(rows(&resumed), unbroken);
+    let after = std::fs::read_to_string(&log).unwrap();
+    assert_eq!(after.lines().count(), 5, "{after}");
+    assert!(after.starts_with(&(kept.join("\n") + "\n")), "{after}");
+
+    // Everything in the log: nothing left to solve, the same rows, and they survive a re-check.
+    let again = solve(&["--size", "5x6", "--resume", log_arg, "--recheck"]);
+    assert_eq!(rows(&again), unbroken);
+    assert!(
+        again.contains("Every result proven a second time"),
+        "{again}"
+    );
+    assert_eq!(std::fs::read_to_string(&log).unwrap(), after);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
