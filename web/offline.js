@@ -1,0 +1,75 @@
+// The site without the network: registers the service worker (sw.js) that keeps the page,
+// and knows whether the server can be reached. Offline, api.js asks the server nothing
+// (a failed request would only fill the console), the local parts (a game against the
+// computer or on one device, the tutorial, the rules, the analysis board) run in this
+// browser, and a banner says what works.
+
+import { h } from "./dom.js";
+import { t } from "./i18n.js";
+
+/** The service worker's answer to "does the server answer?" (see sw.js). */
+const PROBE = "/offline-check";
+
+let offline = navigator.onLine === false;
+const listeners = new Set();
+
+/** Whether the server cannot be reached now. */
+export const isOffline = () => offline;
+
+function set(value) {
+  if (value === offline) return;
+  offline = value;
+  for (const f of listeners) f(offline);
+}
+
+/** Calls `f(offline)` whenever the site goes offline or back online. */
+export function onConnection(f) {
+  listeners.add(f);
+}
+
+/** A request to the server failed for want of a connection. */
+export const wentOffline = () => set(true);
+
+/** Asks whether the server answers. A page the worker controls asks it, so a dead server
+ * shows as an answer, not as a failed load; without the worker the page just came from the
+ * server. */
+export async function checkConnection() {
+  if (navigator.onLine === false) return set(true);
+  if (!navigator.serviceWorker?.controller) return set(false);
+  try {
+    set(!(await (await fetch(PROBE, { cache: "no-store" })).json()).online);
+  } catch {
+    set(true);
+  }
+}
+
+/** Registers the service worker (when the browser has them and the server answers) and
+ * follows the browser's own word on the network. */
+export function keepForOffline() {
+  addEventListener("online", checkConnection);
+  addEventListener("offline", () => set(true));
+  // Offline the registration could not fetch sw.js anyway; the one in place stays.
+  if (!("serviceWorker" in navigator) || offline) return;
+  // Refused (a private window, say): the site works, only not offline.
+  navigator.serviceWorker.register("/sw.js").catch(() => {});
+}
+
+/** The banner under the header: shown while offline. */
+export function drawBanner() {
+  let banner = document.querySelector("[data-offline]");
+  if (!banner) {
+    banner = h("p", { class: "offline-banner", "data-offline": "", role: "status" });
+    document.getElementById("top").after(banner);
+  }
+  banner.hidden = !offline;
+  banner.textContent = offline ? t("offline.banner") : "";
+}
+
+/** A screen that needs the server, offline: what to do instead. */
+export function offlineScreen(app) {
+  document.title = `${t("offline.title")} · Kōnane`;
+  app.replaceChildren(h("div", { class: "page offline-page", "data-offline-page": "" },
+    h("h1", {}, t("offline.title")),
+    h("p", { class: "lead" }, t("offline.page")),
+    h("p", { class: "end-buttons" }, h("a", { href: "/", class: "button primary" }, t("end.new-game")), h("a", { href: "/learn", class: "button" }, t("nav.learn")))));
+}
