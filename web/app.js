@@ -135,7 +135,8 @@ document.addEventListener("click", (e) => {
 });
 window.addEventListener("popstate", route);
 await Promise.all([setLanguage(), checkConnection()]);
-// A local game goes on when the network comes or goes; every other screen is drawn anew.
-onConnection(() => (location.pathname === "/play" ? drawBanner() : route()));
+// When the network comes or goes the start screen and the offline notice are drawn anew;
+// every other screen keeps what the player did there.
+onConnection(() => (location.pathname === "/" || app.querySelector("[data-offline-page]") ? route() : drawBanner()));
 keepForOffline();
 route();

@@ -10,6 +10,9 @@ import { t } from "./i18n.js";
 /** The service worker's answer to "does the server answer?" (see sw.js). */
 const PROBE = "/offline-check";
 
+/** How often an offline page asks again whether the server is back. */
+const RECHECK_MS = 5000;
+let recheck = null;
 let offline = navigator.onLine === false;
 const listeners = new Set();
 
@@ -19,6 +22,9 @@ export const isOffline = () => offline;
 function set(value) {
   if (value === offline) return;
   offline = value;
+  clearInterval(recheck);
+  // The server may come back while the browser's network never went away.
+  if (offline) recheck = setInterval(checkConnection, RECHECK_MS);
   for (const f of listeners) f(offline);
 }
 
@@ -27,17 +33,18 @@ export function onConnection(f) {
   listeners.add(f);
 }
 
-/** A request to the server failed for want of a connection. */
-export const wentOffline = () => set(true);
+/** A request to the server failed for want of a connection: a blip of a restarting server
+ * must not make the page offline, so the worker is asked. */
+export const wentOffline = () => checkConnection();
 
-/** Asks whether the server answers. A page the worker controls asks it, so a dead server
- * shows as an answer, not as a failed load; without the worker the page just came from the
- * server. */
+/** Asks whether the server answers. A page the worker controls asks the worker, so a dead
+ * server shows as an answer, not as a failed load in the console. */
 export async function checkConnection() {
   if (navigator.onLine === false) return set(true);
-  if (!navigator.serviceWorker?.controller) return set(false);
+  const controlled = Boolean(navigator.serviceWorker?.controller);
   try {
-    set(!(await (await fetch(PROBE, { cache: "no-store" })).json()).online);
+    const r = await fetch(controlled ? PROBE : "/favicon.svg", { method: controlled ? "GET" : "HEAD", cache: "no-store" });
+    set(controlled ? !(await r.json()).online : !r.ok);
   } catch {
     set(true);
   }
