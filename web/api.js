@@ -1,4 +1,9 @@
 // Talking to the server: JSON requests, seat tokens kept per game, the live socket.
+// Offline (offline.js) no request goes out: each fails at once with the code `offline`, and
+// the position questions are answered by the engine in this browser instead.
+
+import { Engine } from "./engine.js";
+import { isOffline, wentOffline } from "./offline.js";
 
 const TOKENS = "konane.tokens";
 
@@ -41,12 +46,21 @@ class ApiError extends Error {
   }
 }
 
+const offlineError = () => new ApiError(0, { error: "offline", message: "the server cannot be reached" });
+
 async function request(method, path, body, token) {
+  if (isOffline()) throw offlineError();
   const headers = {};
   // Every POST declares JSON, with or without a body: the server refuses any other.
   if (body !== undefined || method === "POST") headers["content-type"] = "application/json";
   if (token) headers.authorization = `Bearer ${token}`;
-  const r = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  let r;
+  try {
+    r = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  } catch {
+    wentOffline();
+    throw offlineError();
+  }
   const text = await r.text();
   let json = null;
   try {
@@ -82,6 +96,14 @@ function named(body = {}) {
   return name && !("name" in body) ? { ...body, name } : body;
 }
 
+let rules = null;
+
+/** The rules in this browser, for position questions while offline. */
+function localRules() {
+  rules ??= new Engine();
+  return rules;
+}
+
 export const api = {
   create: (settings) => request("POST", "/api/games", named(settings)),
   game: (id) => request("GET", `/api/games/${id}`),
@@ -95,7 +117,9 @@ export const api = {
   positions: (id) => request("GET", `/api/games/${id}/positions`),
   lobby: () => request("GET", "/api/lobby"),
   live: () => request("GET", "/api/live"),
-  position: (position, opening, move) => request("POST", "/api/position", { position, opening, move }),
+  position: (position, opening, move) => (isOffline()
+    ? localRules().position(position, opening, move)
+    : request("POST", "/api/position", { position, opening, move })),
   session: () => request("GET", "/api/session"),
   register: (name, password) => request("POST", "/api/accounts", { name, password }),
   login: (name, password) => request("POST", "/api/session", { name, password }),
@@ -110,6 +134,7 @@ export const api = {
   seekStatus: (id) => request("GET", `/api/seeks/${id}`),
   leaderboard: (category) => request("GET", `/api/leaderboard/${category}`),
   record: async (id) => {
+    if (isOffline()) throw offlineError();
     const r = await fetch(`/api/games/${id}/record`);
     if (!r.ok) throw new ApiError(r.status, null);
     return r.text();

@@ -1,6 +1,7 @@
 // The page's shell: the header (pages, language, sound, the account) and the routes
 // `/`, `/game/{id}`, `/learn`, `/rules`, `/history`, `/analysis`, `/puzzles` (and `/puzzles/{id}`),
-// `/account`, `/players` and `/@/{name}`.
+// `/account`, `/players` and `/@/{name}`, and `/play` (a game in this browser alone).
+// Offline (offline.js) the screens that need the server say so instead.
 
 import { accountScreen, sessionName } from "./account.js";
 import { Board } from "./board.js";
@@ -8,8 +9,10 @@ import { h } from "./dom.js";
 import { LANGUAGES, language, setLanguage, t } from "./i18n.js";
 import { gameScreen } from "./game.js";
 import { learnScreen } from "./learn.js";
+import { offlineGameScreen } from "./offline-game.js";
 import { historyPage, rulesPage } from "./pages.js";
 import { puzzlesScreen } from "./puzzles.js";
+import { checkConnection, drawBanner, isOffline, keepForOffline, offlineScreen, onConnection } from "./offline.js";
 import { muted, setMuted } from "./sound.js";
 import { startScreen } from "./start.js";
 
@@ -72,9 +75,11 @@ const GAME = /^\/game\/([a-z0-9]+)$/;
 const analysisScreen = async (app, go) => (await import("./analysis.js")).analysisScreen(app, go);
 const profiles = () => import("./profile.js");
 const playersScreen = async (app, go) => (await profiles()).leaderboardScreen(app, go);
-const PAGES = { "/": startScreen, "/learn": learnScreen, "/rules": rulesPage, "/history": historyPage, "/analysis": analysisScreen, "/account": accountScreen, "/players": playersScreen };
+const PAGES = { "/": startScreen, "/play": offlineGameScreen, "/learn": learnScreen, "/rules": rulesPage, "/history": historyPage, "/analysis": analysisScreen, "/account": accountScreen, "/players": playersScreen };
 const PROFILE = /^\/@\/([^/]+)$/;
 const PUZZLE = /^\/puzzles(\/[a-z0-9-]+)?$/;
+/** The pages that are only the server's: a game on it, puzzles, players, the account. */
+const needsServer = (path) => GAME.test(path) || PUZZLE.test(path) || PROFILE.test(path) || path === "/players" || path === "/account";
 
 function notFound() {
   document.title = `${t("page.not-found")} · Kōnane`;
@@ -95,10 +100,12 @@ async function route() {
   cleanup = () => {};
   const mine = ++routes;
   header();
+  drawBanner();
   const path = location.pathname;
   const game = path.match(GAME);
   let stop = null;
-  if (game) stop = await gameScreen(app, game[1], new URLSearchParams(location.search).has("join"), go);
+  if (isOffline() && needsServer(path)) offlineScreen(app);
+  else if (game) stop = await gameScreen(app, game[1], new URLSearchParams(location.search).has("join"), go);
   else if (path in PAGES) stop = await PAGES[path](app, go);
   else if (PUZZLE.test(path)) stop = await puzzlesScreen(app, path, go);
   else if (PROFILE.test(path)) stop = await (await profiles()).profileScreen(app, decodeURIComponent(path.match(PROFILE)[1]), go);
@@ -127,5 +134,9 @@ document.addEventListener("click", (e) => {
   go(href);
 });
 window.addEventListener("popstate", route);
-await setLanguage();
+await Promise.all([setLanguage(), checkConnection()]);
+// When the network comes or goes the start screen and the offline notice are drawn anew;
+// every other screen keeps what the player did there.
+onConnection(() => (location.pathname === "/" || app.querySelector("[data-offline-page]") ? route() : drawBanner()));
+keepForOffline();
 route();

@@ -22,18 +22,24 @@ export class EngineError extends Error {
 export class Engine {
   constructor() {
     this.worker = null;
+    this.ready = null;
     this.pending = new Map();
     this.next = 1;
   }
 
-  async start() {
-    if (this.worker) return this.worker;
+  // Requests sent at once must all wait for the module: a request the worker gets first is
+  // lost. So the worker and the promise of its module are made together, synchronously.
+  start() {
+    if (this.worker) return this.ready;
     const worker = new Worker("/engine-worker.js");
     this.worker = worker;
     worker.onmessage = (e) => this.receive(e.data);
     worker.onerror = (e) => this.fail({ code: "crashed", message: e.message });
-    worker.postMessage({ module: await module() });
-    return worker;
+    this.ready = module().then((compiled) => {
+      worker.postMessage({ module: compiled });
+      return worker;
+    });
+    return this.ready;
   }
 
   receive({ id, iteration, answer, error, fatal }) {

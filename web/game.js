@@ -16,7 +16,7 @@ import { play as sound } from "./sound.js";
 const colorName = (c) => t(`color.${c}`);
 
 /** What the side to move must do now. */
-function instruction(state) {
+export function instruction(state) {
   const vars = { color: colorName(state.turn) };
   if (state.phase === "black-removal") return t(state.opening === "center" ? "do.remove-center" : "do.remove-center-corner", vars);
   if (state.phase === "white-removal") return t("do.remove-adjacent", vars);
@@ -24,7 +24,7 @@ function instruction(state) {
 }
 
 /** Who won and why, in words. */
-function endText(result) {
+export function endText(result) {
   if (!result.winner) return t(`end.${result.reason}`);
   const loser = result.winner === "black" ? "white" : "black";
   const why = t(`end.${result.reason}`, { color: colorName(loser) });

@@ -10,6 +10,8 @@ import { engineHost } from "./computer.js";
 import { h } from "./dom.js";
 import { language, t } from "./i18n.js";
 import { errorText } from "./game.js";
+import { localGamePath } from "./offline-game.js";
+import { isOffline } from "./offline.js";
 import { playerName } from "./players.js";
 import { sessionName } from "./account.js";
 import { pairingCard } from "./pairing.js";
@@ -51,8 +53,10 @@ function chips(name, values, current, label, extra = null) {
       extra));
 }
 
-/** Creates a game from `settings` and opens it; this browser plays the computer when it can. */
+/** Creates a game from `settings` and opens it; this browser plays the computer when it can.
+ * Offline a game against the computer or on one device is played in this browser alone. */
 export async function startGame(settings, go) {
+  if (isOffline() && (settings.mode === "engine" || settings.mode === "local")) return go(localGamePath(settings));
   const host = settings.mode === "engine" ? { engine_host: await engineHost() } : {};
   const created = await api.create({ ...settings, ...host });
   if (created.token) remember(created.id, created.token, created.seat);
@@ -118,6 +122,11 @@ export async function startScreen(app, go) {
         h("h2", { id: "lobby-title" }, t("lobby.title")), h("ul", { class: "game-list", "data-lobby": "" }, h("li", {}, t("lobby.loading"))))),
     h("p", { class: "notice", "data-notice": "", role: "status" }));
   app.replaceChildren(form);
+  // Offline only the games in this browser can be played, and they have no clock.
+  if (isOffline()) {
+    for (const el of form.querySelectorAll("[data-start=friend], [data-start=open], [data-choice=clock], .lists")) el.hidden = true;
+    pairing.card.hidden = true;
+  }
   // Rated games are for logged-in players; the server says why when the settings are not.
   const rated = form.querySelector("[data-rated]");
   if (await sessionName()) form.querySelector("[data-rated-choice]").hidden = false;

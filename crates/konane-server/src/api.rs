@@ -71,6 +71,8 @@ pub fn router(state: Shared) -> Router {
         .route("/rules", get(web::index))
         .route("/history", get(web::index))
         .route("/analysis", get(web::index))
+        .route("/play", get(web::index))
+        .route("/sw.js", get(web::service_worker))
         .route("/puzzles", get(web::index))
         .route("/puzzles/{id}", get(web::index))
         .route("/@/{name}", get(web::index))

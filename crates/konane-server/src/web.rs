@@ -1,10 +1,16 @@
 //! The page, embedded in the binary: no files to install, no build step. Each file goes
 //! out with its content hash as `ETag` and `Cache-Control: no-cache`, so browsers keep it
-//! but ask every time, and a new build is never hidden behind a stale copy.
+//! but ask every time, and a new build is never hidden behind a stale copy. The service
+//! worker `/sw.js` is filled in here with the build's version and the files it keeps
+//! offline (see [`Build`]).
+
+use std::sync::LazyLock;
 
 use axum::http::{HeaderMap, HeaderValue, StatusCode, Uri, header};
 use axum::response::{IntoResponse, Response};
 use rust_embed::Embed;
+use serde::Serialize;
+use sha2::{Digest, Sha256};
 
 use crate::error::{ApiError, error_response};
 
@@ -52,6 +58,91 @@ fn asset(path: &str, request: &HeaderMap) -> Option<Response> {
         )
             .into_response(),
     )
+}
+
+/// The service worker's source under `web/`; served only through [`service_worker`].
+const WORKER: &str = "sw.js";
+/// Where the server writes [`Build`] into the worker's source.
+const BUILD_MARK: &str = "/* BUILD */ null";
+
+/// What the service worker is told about this build.
+#[derive(Serialize, Debug, Clone, PartialEq, Eq)]
+pub struct Build {
+    /// A hash over every embedded file's name and content: it names the worker's cache,
+    /// so any changed file makes a new cache and an updated worker.
+    pub version: String,
+    /// The addresses the worker keeps for offline use: every embedded file but itself.
+    pub files: Vec<String>,
+}
+
+impl Build {
+    /// The build of the files `(name, sha256)`, in any order.
+    pub fn of<'a>(files: impl IntoIterator<Item = (&'a str, [u8; 32])>) -> Build {
+        let mut files: Vec<_> = files.into_iter().collect();
+        files.sort();
+        let mut hash = Sha256::new();
+        for (name, content) in &files {
+            // The length first: no two different lists hash the same bytes.
+            hash.update((name.len() as u64).to_le_bytes());
+            hash.update(name.as_bytes());
+            hash.update(content);
+        }
+        let version = hash.finalize()[..8]
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect();
+        let files = files
+            .iter()
+            .filter(|(name, _)| *name != WORKER)
+            .map(|(name, _)| format!("/{name}"))
+            .collect();
+        Build { version, files }
+    }
+}
+
+/// This binary's build, from its embedded files.
+pub fn build() -> &'static Build {
+    static BUILD: LazyLock<Build> = LazyLock::new(|| {
+        let names: Vec<_> = Assets::iter().collect();
+        Build::of(names.iter().filter_map(|name| {
+            Assets::get(name).map(|file| (name.as_ref(), file.metadata.sha256_hash()))
+        }))
+    });
+    &BUILD
+}
+
+/// The worker's source with `build` written in, or `None` when the source has no mark.
+fn worker_source(source: &str, build: &Build) -> Option<String> {
+    let json = serde_json::to_string(build).ok()?;
+    source
+        .contains(BUILD_MARK)
+        .then(|| source.replacen(BUILD_MARK, &json, 1))
+}
+
+/// `GET /sw.js`: the service worker, with this build's version and files written in.
+pub async fn service_worker(request: HeaderMap) -> Response {
+    static SOURCE: LazyLock<Option<String>> = LazyLock::new(|| {
+        let file = Assets::get(WORKER)?;
+        worker_source(std::str::from_utf8(&file.data).ok()?, build())
+    });
+    let Some(source) = SOURCE.as_ref() else {
+        return ApiError::Internal("the service worker is missing from this build".into())
+            .into_response();
+    };
+    let etag = format!("\"{}\"", build().version);
+    let caching = [
+        (header::ETAG, etag.clone()),
+        (header::CACHE_CONTROL, "no-cache".to_string()),
+    ];
+    if matches_etag(request.get(header::IF_NONE_MATCH), &etag) {
+        return (StatusCode::NOT_MODIFIED, caching).into_response();
+    }
+    (
+        caching,
+        [(header::CONTENT_TYPE, content_type(WORKER))],
+        source.clone(),
+    )
+        .into_response()
 }
 
 /// Whether `If-None-Match` names this entity tag (or any, with `*`); weak tags match too.
@@ -114,5 +205,59 @@ mod tests {
         assert!(matches_etag(v("*").as_ref(), tag));
         assert!(!matches_etag(v("\"abd\"").as_ref(), tag));
         assert!(!matches_etag(None, tag));
+    }
+
+    #[test]
+    fn the_version_changes_with_any_file_and_only_then() {
+        let files = [
+            ("app.js", [1; 32]),
+            ("sw.js", [2; 32]),
+            ("i18n/en.json", [3; 32]),
+        ];
+        let build = Build::of(files);
+        assert_eq!(
+            build,
+            Build::of(files.iter().rev().copied()),
+            "order does not matter"
+        );
+        let mut changed = files;
+        changed[0].1[31] = 9;
+        assert_ne!(build.version, Build::of(changed).version, "a changed file");
+        changed = files;
+        changed[1].1[0] = 9;
+        assert_ne!(
+            build.version,
+            Build::of(changed).version,
+            "a changed worker"
+        );
+        assert_ne!(
+            build.version,
+            Build::of(files[..2].iter().copied()).version,
+            "a file gone"
+        );
+        let renamed = [
+            ("app.js", [1; 32]),
+            ("sw.js", [2; 32]),
+            ("i18n/de.json", [3; 32]),
+        ];
+        assert_ne!(build.version, Build::of(renamed).version, "a file renamed");
+        assert_eq!(
+            build.files,
+            ["/app.js", "/i18n/en.json"],
+            "every file but the worker"
+        );
+    }
+
+    #[test]
+    fn the_worker_gets_the_build_written_in() {
+        let made = Build::of([("app.js", [1; 32])]);
+        let source = worker_source("const BUILD = /* BUILD */ null;", &made).unwrap();
+        assert_eq!(
+            source,
+            format!("const BUILD = {};", serde_json::to_string(&made).unwrap())
+        );
+        assert_eq!(worker_source("const BUILD = null;", &made), None);
+        let shipped = Assets::get(WORKER).expect("web/sw.js is embedded");
+        assert!(worker_source(std::str::from_utf8(&shipped.data).unwrap(), build()).is_some());
     }
 }

@@ -1,7 +1,8 @@
 //! The connection layer over real sockets: timeouts close what stalls, per-address caps
 //! refuse a flood while other addresses are served, POSTs must be JSON, every response
 //! carries the security headers, every refusal is the JSON error of docs/api.md, the page's
-//! files are revalidated by ETag, and the operator's endpoints answer.
+//! files are revalidated by ETag, the service worker names this build and files that exist,
+//! and the operator's endpoints answer.
 
 mod common;
 
@@ -512,6 +513,59 @@ async fn the_page_is_revalidated_by_its_etag() {
     }
     let api = s.client.get(s.url("/api/lobby")).send().await.unwrap();
     assert_eq!(api.headers()["cache-control"], "no-store");
+}
+
+#[tokio::test]
+async fn the_service_worker_names_this_build_and_files_that_exist() {
+    let s = start().await;
+    let r = s.client.get(s.url("/sw.js")).send().await.unwrap();
+    assert_eq!(r.status(), StatusCode::OK);
+    assert_eq!(
+        r.headers()["content-type"],
+        "text/javascript; charset=utf-8"
+    );
+    assert_eq!(r.headers()["cache-control"], "no-cache");
+    let source = r.text().await.unwrap();
+    let build = konane_server::web::build();
+    let written = format!("const BUILD = {};", serde_json::to_string(build).unwrap());
+    assert!(
+        source.contains(&written),
+        "the build is written in: {source}"
+    );
+    assert!(!source.contains("/* BUILD */"), "no mark is left");
+    assert_eq!(build.version.len(), 16);
+    assert!(build.version.bytes().all(|b| b.is_ascii_hexdigit()));
+    for needed in [
+        "/index.html",
+        "/app.js",
+        "/offline.js",
+        "/engine.wasm",
+        "/engine-worker.js",
+        "/lessons.json",
+        "/i18n/de.json",
+    ] {
+        assert!(
+            build.files.iter().any(|f| f == needed),
+            "{needed} is kept: {:?}",
+            build.files
+        );
+    }
+    assert!(
+        !build.files.iter().any(|f| f == "/sw.js"),
+        "the worker does not keep itself"
+    );
+    for file in &build.files {
+        let r = s.client.get(s.url(file)).send().await.unwrap();
+        assert_eq!(r.status(), StatusCode::OK, "{file}");
+    }
+    // The page addresses the worker falls back for are the page.
+    let play = s
+        .client
+        .get(s.url("/play?mode=engine"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(play.status(), StatusCode::OK);
 }
 
 #[tokio::test]

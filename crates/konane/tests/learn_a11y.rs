@@ -412,6 +412,15 @@ async fn every_page_passes_axe() {
                 wait_for(&c, ".board [data-square]", 5).await;
                 check_accessibility(&c, &axe, &format!("{page}, {scheme}")).await;
             }
+            // The game offline play opens, played in the browser alone.
+            c.goto(&format!(
+                "{}/play?mode=engine&size=6x6&color=black",
+                rig.base
+            ))
+            .await
+            .unwrap();
+            wait_status(&c, &["your-move"], 10).await;
+            check_accessibility(&c, &axe, &format!("a game in the browser, {scheme}")).await;
             for (page, ready) in [
                 ("account", "[data-form=register]"),
                 ("players", "[data-leaderboard]"),

@@ -115,6 +115,12 @@ fn rig_serving(tag: &str, serve: fn(&std::path::Path) -> (Child, String)) -> Rig
 }
 
 impl Rig {
+    /// Stops the server for good (the site offline); the browsers stay.
+    pub fn stop_server(&mut self) {
+        let _ = self._server.0.kill();
+        let _ = self._server.0.wait();
+    }
+
     /// A fresh browser (its own profile, so its own seat tokens) at `width` x `height`.
     pub async fn browser(&self, name: &str, width: u32, height: u32) -> Client {
         self.browser_speaking(name, width, height, "en-US").await
