@@ -227,6 +227,8 @@ enum Command {
     },
     /// Mine proven puzzles, or prove a puzzle set again (docs/puzzles.md).
     Puzzles(crate::puzzles::PuzzlesArgs),
+    /// How often the engine keeps a proven win: label positions, or measure (docs/strength.md).
+    Accuracy(crate::accuracy::AccuracyArgs),
     /// List the legal moves of a position, one per line.
     Moves {
         /// Position text, e.g. "bwbw/wbwb/bwbw/wbwb b".
@@ -627,6 +629,7 @@ pub fn run(cli: Cli) -> Result<()> {
             seed,
         } => crate::play::run(size, opening, color, level, seed),
         Command::Puzzles(args) => crate::puzzles::run(args),
+        Command::Accuracy(args) => crate::accuracy::run(args),
         Command::Moves {
             position,
             rule: RuleArg { opening },

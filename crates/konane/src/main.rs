@@ -1,5 +1,6 @@
 //! The `konane` command: play, analyse and serve Konane.
 
+mod accuracy;
 mod analyze;
 mod cli;
 mod engine;

@@ -1,0 +1,298 @@
+//! `konane accuracy`: how often the engine keeps a proven win, on positions whose winning
+//! moves the solver has labelled.
+
+use std::collections::HashSet;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
+
+use anyhow::{Context, Result, bail};
+use clap::{Args, Subcommand};
+use indicatif::{ProgressBar, ProgressStyle};
+use konane_core::{AnyPosition, Game, Move, Opening, Size};
+use konane_engine::{Engine, EngineConfig, Frozen, Limits, Rng, SystemClock};
+
+/// The engine's winning-move accuracy: label positions, or measure the engine on them.
+#[derive(Args, Debug)]
+pub struct AccuracyArgs {
+    #[command(subcommand)]
+    action: Action,
+}
+
+#[derive(Subcommand, Debug)]
+enum Action {
+    /// Play self-play games to a random ply, prove the position won for the side to move,
+    /// name every winning move, and append it to a file (run again to go on).
+    Label(LabelArgs),
+    /// Let the engine think on every position of a file and count the wins it keeps.
+    Run {
+        /// The labelled positions.
+        #[arg(default_value = "data/accuracy-8x8.txt")]
+        file: PathBuf,
+        /// Thinking times in milliseconds, comma-separated.
+        #[arg(long, default_value = "100,1000", value_delimiter = ',')]
+        ms: Vec<u64>,
+    },
+}
+
+/// What `konane accuracy label` labels, and where it writes.
+#[derive(Args, Debug)]
+struct LabelArgs {
+    /// Board size, rows x columns.
+    #[arg(long, default_value = "8x8")]
+    size: Size,
+    /// The first and last ply a position may be taken at, e.g. 16-30.
+    #[arg(long, default_value = "16-30", value_parser = parse_plies)]
+    plies: (usize, usize),
+    /// Stop once the file holds this many positions.
+    #[arg(long)]
+    count: usize,
+    /// The file to append to.
+    #[arg(long, default_value = "data/accuracy-8x8.txt")]
+    out: PathBuf,
+    /// Solver nodes allowed per position and per move; what needs more is skipped.
+    #[arg(long, default_value_t = 200_000_000)]
+    nodes: u64,
+    /// The level of the self-play games (1-4 think by depth, so games repeat by seed).
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u8).range(1..=4))]
+    level: u8,
+    /// Seed of the self-play games.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Size of the table of proven positions, in MiB.
+    #[arg(long, default_value_t = 1024)]
+    table_mb: usize,
+}
+
+fn parse_plies(text: &str) -> Result<(usize, usize), String> {
+    let bad = || format!("expected two plies like 16-30, not {text:?}");
+    let (a, b) = text.split_once('-').ok_or_else(bad)?;
+    let (a, b): (usize, usize) = (a.parse().map_err(|_| bad())?, b.parse().map_err(|_| bad())?);
+    if a > b {
+        return Err(bad());
+    }
+    Ok((a, b))
+}
+
+/// One labelled position: `<position text>;<ply>;<winning moves>;<legal moves>` in the file.
+struct Labelled {
+    position: AnyPosition,
+    ply: usize,
+    winning: Vec<Move>,
+    legal: usize,
+}
+
+impl Labelled {
+    fn line(&self) -> String {
+        let moves: Vec<String> = self
+            .winning
+            .iter()
+            .map(|&m| self.position.move_text(m))
+            .collect();
+        format!(
+            "{};{};{};{}",
+            self.position,
+            self.ply,
+            moves.join(" "),
+            self.legal
+        )
+    }
+
+    fn parse(line: &str) -> Result<Labelled> {
+        let [position, ply, winning, legal] = line.split(';').collect::<Vec<_>>()[..] else {
+            bail!("expected four fields separated by ';'");
+        };
+        let position = AnyPosition::parse(position, Opening::CenterOrCorner)?;
+        let winning = winning
+            .split_whitespace()
+            .map(|m| position.size().parse_move(m).map_err(anyhow::Error::from))
+            .collect::<Result<Vec<_>>>()?;
+        if winning.is_empty() || winning.iter().any(|&m| position.check(m).is_err()) {
+            bail!("the winning moves must be legal and at least one");
+        }
+        Ok(Labelled {
+            position,
+            ply: ply.parse()?,
+            winning,
+            legal: legal.parse()?,
+        })
+    }
+}
+
+/// The positions of a file, skipping blank lines and `#` comments.
+fn read(path: &Path) -> Result<Vec<Labelled>> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+        Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),
+    };
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty() && !l.starts_with('#'))
+        .map(|(n, l)| {
+            Labelled::parse(l).with_context(|| format!("{} line {}", path.display(), n + 1))
+        })
+        .collect()
+}
+
+/// Runs `konane accuracy`.
+pub fn run(args: AccuracyArgs) -> Result<()> {
+    match args.action {
+        Action::Label(args) => label(&args),
+        Action::Run { file, ms } => measure(&file, &ms),
+    }
+}
+
+fn label(args: &LabelArgs) -> Result<()> {
+    let LabelArgs {
+        size,
+        plies: (first, last),
+        count,
+        ref out,
+        nodes,
+        level,
+        seed,
+        table_mb,
+    } = *args;
+    let existing = read(out)?;
+    let mut seen: HashSet<AnyPosition> = existing.iter().map(|l| l.position).collect();
+    let mut file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(out)
+        .with_context(|| format!("opening {}", out.display()))?;
+    let engine = Engine::new(EngineConfig {
+        proof_mb: table_mb,
+        ..EngineConfig::default()
+    });
+    let stop = AtomicBool::new(false);
+    let bar = ProgressBar::new(count as u64);
+    bar.set_style(ProgressStyle::with_template(
+        "{spinner} labelling [{bar:30}] {pos}/{len} positions, {elapsed} (left {eta}) {msg}",
+    )?);
+    bar.set_position(existing.len() as u64);
+    let (mut tried, mut too_hard, mut lost) = (0u64, 0u64, 0u64);
+    // Game i plays from stream i of the seed. A continued run starts at the file's length,
+    // so it may meet games it skipped before (tried again) but never labels a position twice.
+    let mut game_index = existing.len() as u64;
+    while seen.len() < count {
+        let mut rng = Rng::new(konane_engine::substream(seed, game_index));
+        game_index += 1;
+        let target = first + rng.below(last - first + 1);
+        let mut game = Game::new(size, Opening::CenterOrCorner);
+        while game.ply() < target {
+            let Some(m) = engine.choose(game.position(), level, &Frozen, &mut rng) else {
+                break;
+            };
+            game.play(m)?;
+        }
+        let pos = *game.position();
+        if game.ply() < target || pos.count_moves() == 0 || seen.contains(&pos) {
+            continue;
+        }
+        tried += 1;
+        bar.set_message(format!("{tried} tried, {too_hard} too hard, {lost} lost"));
+        match engine.solve(&pos, nodes, &stop).0 {
+            Err(_) => too_hard += 1,
+            Ok(p) if !p.win => lost += 1,
+            Ok(_) => {
+                let Some(labelled) = label_moves(&engine, pos, game.ply(), nodes, &stop) else {
+                    too_hard += 1;
+                    continue;
+                };
+                writeln!(file, "{}", labelled.line())?;
+                file.flush()?;
+                seen.insert(pos);
+                bar.inc(1);
+            }
+        }
+    }
+    bar.finish();
+    println!(
+        "{} positions in {} ({tried} tried this run: {too_hard} too hard for {nodes} nodes, \
+         {lost} lost for the side to move)",
+        seen.len(),
+        out.display()
+    );
+    Ok(())
+}
+
+/// Every winning move of a won position, or `None` when a move could not be proven.
+fn label_moves(
+    engine: &Engine,
+    pos: AnyPosition,
+    ply: usize,
+    nodes: u64,
+    stop: &AtomicBool,
+) -> Option<Labelled> {
+    let moves = pos.legal_moves();
+    let mut winning = Vec::new();
+    for &m in &moves {
+        let mut after = pos;
+        after.play(m).ok()?;
+        if !engine.solve(&after, nodes, stop).0.ok()?.win {
+            winning.push(m);
+        }
+    }
+    Some(Labelled {
+        position: pos,
+        ply,
+        winning,
+        legal: moves.len(),
+    })
+}
+
+fn measure(file: &Path, times: &[u64]) -> Result<()> {
+    let positions = read(file)?;
+    if positions.is_empty() {
+        bail!("{} holds no labelled positions", file.display());
+    }
+    let (lo, hi) = positions.iter().fold((usize::MAX, 0), |(lo, hi), l| {
+        (lo.min(l.ply), hi.max(l.ply))
+    });
+    // What a player who picks any legal move keeps, on average.
+    let chance: f64 = positions
+        .iter()
+        .map(|l| l.winning.len() as f64 / l.legal as f64)
+        .sum::<f64>()
+        / positions.len() as f64;
+    println!(
+        "{} positions of {} (plies {lo}-{hi}, each won for the side to move); \
+         a random legal move keeps the win in {:.1}% of them",
+        positions.len(),
+        file.display(),
+        chance * 100.0
+    );
+    println!();
+    println!("{:>8} {:>14} {:>8}", "think", "kept the win", "share");
+    for &ms in times {
+        let engine = Engine::new(EngineConfig::default());
+        let bar = ProgressBar::new(positions.len() as u64);
+        let mut kept = 0;
+        for l in &positions {
+            let limits = Limits {
+                time_ms: Some(ms),
+                ..Limits::default()
+            };
+            let result = engine.think(
+                &l.position,
+                limits,
+                true,
+                &SystemClock::start(),
+                &mut |_| {},
+            );
+            if result.best.is_some_and(|m| l.winning.contains(&m)) {
+                kept += 1;
+            }
+            bar.inc(1);
+        }
+        bar.finish_and_clear();
+        println!(
+            "{:>6}ms {:>14} {:>7.1}%",
+            ms,
+            format!("{kept}/{}", positions.len()),
+            kept as f64 * 100.0 / positions.len() as f64
+        );
+    }
+    Ok(())
+}
