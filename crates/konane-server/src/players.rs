@@ -12,13 +12,17 @@ use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde::{Deserialize, Serialize};
 
+use konane_core::Color;
+
 use crate::account::{Password, SessionToken, decoy_hash};
 use crate::accounts::{Account, ArchiveFilter, ArchivedGame, HistoryPoint, Leader, Tally};
 use crate::error::ApiError;
+use crate::game::Status;
 use crate::listener::ClientAddr;
 use crate::name::PlayerName;
 use crate::ratings::Category;
 use crate::time::now_ms;
+use crate::view::{GameView, SeatView};
 use crate::{Shared, api};
 
 /// The session cookie's name.
@@ -51,6 +55,7 @@ pub fn router() -> Router<Shared> {
         .route("/account/password", post(change_password))
         .route("/account/delete", post(delete_account))
         .route("/account/claim", post(claim))
+        .route("/account/games", get(account_games))
         .route("/players/{name}", get(profile))
         .route("/players/{name}/games", get(games))
         .route("/players/{name}/games.txt", get(export))
@@ -374,6 +379,63 @@ async fn claim(
         }
     }
     Ok(Json(ClaimView { claimed }))
+}
+
+/// Most games in progress one account's list holds.
+const MAX_ACCOUNT_GAMES: i64 = 100;
+
+/// A game in progress (or waiting for an opponent) that the logged-in account sits in.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+pub struct AccountGame {
+    /// The game's id.
+    pub id: String,
+    /// The account's seat.
+    pub seat: SeatView,
+    /// That seat's token: the session proves whose seat it is, so any device the account
+    /// logs in on can play it.
+    pub token: String,
+    /// Whether it is the account's move.
+    pub your_turn: bool,
+    /// The game's state.
+    pub game: GameView,
+}
+
+/// The logged-in account's unfinished games, those waiting for its move first.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+pub struct AccountGamesView {
+    /// The games, the account's turn first, then the most recently changed.
+    pub games: Vec<AccountGame>,
+}
+
+async fn account_games(
+    State(state): State<Shared>,
+    viewer: Viewer,
+) -> Result<Json<AccountGamesView>, ApiError> {
+    let (account, _) = viewer.required()?;
+    let now = now_ms();
+    let mut games: Vec<AccountGame> = state
+        .store
+        .account_games(&account.id, MAX_ACCOUNT_GAMES)
+        .await?
+        .into_iter()
+        .filter_map(|(game, seq)| {
+            // The link is a hint; the seat itself says whose it is.
+            let color = [Color::Black, Color::White]
+                .into_iter()
+                .find(|&c| game.seat(c).account.as_deref() == Some(account.id.as_str()))?;
+            let token = game.seat(color).token.as_ref()?.as_str().to_string();
+            Some(AccountGame {
+                id: game.id.clone(),
+                seat: color.into(),
+                token,
+                your_turn: game.status == Status::Playing && game.turn() == color,
+                game: GameView::of(&game, seq, now),
+            })
+        })
+        .collect();
+    // Stable: within each group the most recently changed stays first.
+    games.sort_by_key(|g| !g.your_turn);
+    Ok(Json(AccountGamesView { games }))
 }
 
 /// A rating as a profile shows it.
