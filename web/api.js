@@ -24,10 +24,19 @@ export function seatedGames() {
   return Object.entries(tokens()).filter(([, t]) => t.seat).map(([id, t]) => ({ id, seat: t.seat })).reverse();
 }
 
-export function remember(id, token, seat) {
+/** Keeps a seat's token; `lent` marks one the account handed over (a game begun on another
+ * device), which logging out forgets again. */
+export function remember(id, token, seat, lent = false) {
   const all = tokens();
-  all[id] = { token, seat };
+  all[id] = lent ? { token, seat, lent } : { token, seat };
   localStorage.setItem(TOKENS, JSON.stringify(all));
+}
+
+/** Forgets the seats the account lent this browser: a shared computer keeps none after
+ * logging out. */
+export function forgetLent() {
+  const kept = Object.fromEntries(Object.entries(tokens()).filter(([, t]) => !t.lent));
+  localStorage.setItem(TOKENS, JSON.stringify(kept));
 }
 
 class ApiError extends Error {
@@ -105,6 +114,7 @@ export const api = {
   player: (name) => request("GET", `/api/players/${encodeURIComponent(name)}`),
   playerGames: (name, query) => request("GET", `/api/players/${encodeURIComponent(name)}/games?${new URLSearchParams(query)}`),
   claim: (games) => request("POST", "/api/account/claim", { games }),
+  accountGames: () => request("GET", "/api/account/games"),
   several: (ids) => request("GET", `/api/games?ids=${ids.map(encodeURIComponent).join(",")}`),
   seek: (clock, rated) => request("POST", "/api/seeks", named({ clock, rated })),
   seekStatus: (id) => request("GET", `/api/seeks/${id}`),

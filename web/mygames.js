@@ -1,7 +1,10 @@
 // "Your games" on the start screen: the games this browser holds a seat in that are still
-// being played, those waiting for the player's move first, with the time left for it.
+// being played, those waiting for the player's move first, with the time left for it. A
+// logged-in player's games begun on other devices join them: the server lends this browser
+// their seats' tokens.
 
-import { api, seatedGames } from "./api.js";
+import { sessionName } from "./account.js";
+import { api, remember, seatedGames, tokenFor } from "./api.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { playerName } from "./players.js";
@@ -25,6 +28,10 @@ export function yourGamesCard() {
   const card = h("section", { class: "card", "aria-labelledby": "your-games-title", hidden: true },
     h("h2", { id: "your-games-title" }, t("mygames.title")), list);
   const refresh = async () => {
+    if (await sessionName()) {
+      const lent = await api.accountGames().then((r) => r.games, () => []);
+      for (const g of lent) if (!tokenFor(g.id)) remember(g.id, g.token, g.seat, true);
+    }
     const seats = seatedGames().slice(0, LATEST);
     if (!seats.length) return;
     let games;

@@ -1,7 +1,8 @@
 //! Players in two real headless Chromiums against the real `konane serve`: both register
 //! on the account screen, quick pairing puts them in one rated 6+0 game, the game ends, and
 //! both profiles show the new ratings, the graph and the game in the archive. A guest's
-//! name is refused with the reason in the page's language. Screenshots of the account and
+//! name is refused with the reason in the page's language. A game begun on one device is
+//! listed and played on another where the same account logs in. Screenshots of the account and
 //! profile screens at phone and desktop size, light and dark, in three languages
 //! (target/screenshots/players-*.png).
 //!
@@ -277,4 +278,83 @@ async fn a_guest_name_is_checked_and_kept_and_wrong_logins_are_worded() {
         assert!(c.find(Locator::Css("[data-login-link]")).await.is_ok());
         assert_no_console_errors(&c, "a guest's game").await;
     }
+}
+
+/// A game Ana began on her computer shows under "Your games" on her phone once she logs in
+/// there, and the move she makes on the phone is accepted; logging out forgets its seat.
+#[tokio::test]
+async fn a_game_begun_on_one_device_is_played_on_another() {
+    if !browsers_present() {
+        return;
+    }
+    let rig = rig("devices");
+    let ana = rig.browser("ana", 1280, 900).await;
+    let kai = rig.browser("kai", 1280, 900).await;
+    register(&ana, &rig.base, "Ana").await;
+    register(&kai, &rig.base, "Kai").await;
+    ana.goto(&rig.base).await.unwrap();
+    set_option(&ana, "size", "6x6").await;
+    set_option(&ana, "color", "black").await;
+    click(&ana, "[data-start=friend]").await;
+    wait_status(&ana, &["waiting"], 10).await;
+    let invite = wait_for(&ana, "[data-invite]", 10)
+        .await
+        .prop("value")
+        .await
+        .unwrap()
+        .unwrap();
+    let id = invite
+        .trim_end_matches("?join")
+        .rsplit('/')
+        .next()
+        .unwrap()
+        .to_string();
+    kai.goto(&invite).await.unwrap();
+    wait_status(&kai, &["their-move"], 10).await;
+
+    let phone = rig.browser("ana-phone", 390, 844).await;
+    phone.goto(&format!("{}/account", rig.base)).await.unwrap();
+    fill(&phone, "login", "name", "ana").await;
+    fill(&phone, "login", "password", "a good long password").await;
+    click(&phone, "[data-form='login'] button[type='submit']").await;
+    let css = format!("[data-your-game='{id}']");
+    wait_for(&phone, &css, 10).await;
+    assert_eq!(
+        attr(&phone, &css, "data-your-turn").await.as_deref(),
+        Some("true")
+    );
+    for (tag, width, height) in [("desktop", 1280, 900), ("phone", 390, 844)] {
+        emulate_screen(&phone, width, height).await;
+        for scheme in ["light", "dark"] {
+            emulate(&phone, scheme, "reduce").await;
+            phone
+                .execute(
+                    "document.querySelector('[data-your-games]').scrollIntoView();",
+                    vec![],
+                )
+                .await
+                .unwrap();
+            screenshot(&phone, &format!("players-other-device-{tag}-{scheme}")).await;
+        }
+    }
+    click(&phone, &format!("{css} a")).await;
+    wait_status(&phone, &["your-move"], 10).await;
+    play_one(&phone).await;
+    wait_more_moves(&kai, 0, "Kai never saw the move made on the phone").await;
+    wait_status(&kai, &["your-move"], 10).await;
+    assert_no_console_errors(&phone, "the game on the second device").await;
+
+    // Logged out, the phone holds the seat no more.
+    phone.goto(&format!("{}/account", rig.base)).await.unwrap();
+    click(&phone, "[data-logout]").await;
+    wait_for(&phone, "[data-start=engine]", 10).await;
+    let held = phone
+        .execute(
+            "return localStorage.getItem('konane.tokens') || '';",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert!(!held.as_str().unwrap().contains(&id), "{held}");
+    assert_no_console_errors(&phone, "logging out").await;
 }
