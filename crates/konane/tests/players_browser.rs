@@ -358,3 +358,59 @@ async fn a_game_begun_on_one_device_is_played_on_another() {
     assert!(!held.as_str().unwrap().contains(&id), "{held}");
     assert_no_console_errors(&phone, "logging out").await;
 }
+
+/// A guest whose saved name somebody registered since plays on without it, told once why.
+#[tokio::test]
+async fn a_saved_guest_name_registered_since_is_dropped_and_said() {
+    if !browsers_present() {
+        return;
+    }
+    let rig = rig("dropped");
+    let http = reqwest::Client::new();
+    for (code, w, h, scheme) in [
+        ("en", 1280, 900, "light"),
+        ("de", 390, 844, "dark"),
+        ("cs", 390, 844, "light"),
+    ] {
+        let name = format!("Lani{code}");
+        let c = rig
+            .browser_speaking(&format!("dropped-{code}"), w, h, code)
+            .await;
+        emulate(&c, scheme, "reduce").await;
+        c.goto(&format!("{}/account", rig.base)).await.unwrap();
+        fill(&c, "guest", "guest", &name).await;
+        click(&c, "[data-form='guest'] button[type='submit']").await;
+        notice(&c, "guest").await;
+        // Somebody else registers the name meanwhile.
+        let r = http
+            .post(format!("{}/api/accounts", rig.base))
+            .json(&json!({"name": name, "password": "a good long password"}))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.status(), reqwest::StatusCode::CREATED);
+        c.goto(&rig.base).await.unwrap();
+        click(&c, "[data-start='friend']").await;
+        wait_status(&c, &["waiting"], 10).await;
+        let words = strings(code);
+        let said = words["name.dropped"]
+            .as_str()
+            .unwrap()
+            .replace("{name}", &name);
+        assert_eq!(text(&c, "[data-notice]").await, said);
+        let tag = if w > 400 { "desktop" } else { "phone" };
+        screenshot(&c, &format!("players-name-dropped-{code}-{tag}-{scheme}")).await;
+        let saved = c
+            .execute("return localStorage.getItem('konane.name');", vec![])
+            .await
+            .unwrap();
+        assert_eq!(saved, serde_json::Value::Null);
+        // Said once: the next game opens without it.
+        c.goto(&rig.base).await.unwrap();
+        click(&c, "[data-start='friend']").await;
+        wait_status(&c, &["waiting"], 10).await;
+        assert_eq!(text(&c, "[data-notice]").await, "");
+        // The one refusal that told the page is the browser's to log, nothing else.
+        assert_no_console_errors_but(&c, "a dropped guest name", &["status of 409"]).await;
+    }
+}
