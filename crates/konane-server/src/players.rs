@@ -381,9 +381,6 @@ async fn claim(
     Ok(Json(ClaimView { claimed }))
 }
 
-/// Most games in progress one account's list holds.
-const MAX_ACCOUNT_GAMES: i64 = 100;
-
 /// A game in progress (or waiting for an opponent) that the logged-in account sits in.
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
 pub struct AccountGame {
@@ -400,11 +397,25 @@ pub struct AccountGame {
     pub game: GameView,
 }
 
-/// The logged-in account's unfinished games, those waiting for its move first.
+/// A challenge waiting for the logged-in account's answer.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+pub struct IncomingChallenge {
+    /// The game the challenge is.
+    pub id: String,
+    /// The challenger's name.
+    pub from: Option<String>,
+    /// The game's state: its settings, the challenger's seat and rating.
+    pub game: GameView,
+}
+
+/// The logged-in account's unfinished games, those waiting for its move first, and the
+/// challenges waiting for its answer.
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
 pub struct AccountGamesView {
     /// The games, the account's turn first, then the most recently changed.
     pub games: Vec<AccountGame>,
+    /// Challenges to the account, the newest first.
+    pub challenges: Vec<IncomingChallenge>,
 }
 
 async fn account_games(
@@ -413,10 +424,28 @@ async fn account_games(
 ) -> Result<Json<AccountGamesView>, ApiError> {
     let (account, _) = viewer.required()?;
     let now = now_ms();
-    let mut games: Vec<AccountGame> = state
+    let open = state
         .store
-        .account_games(&account.id, MAX_ACCOUNT_GAMES)
-        .await?
+        .account_games(&account.id, api::MAX_OPEN_GAMES)
+        .await?;
+    let challenges = open
+        .iter()
+        .filter(|(g, _)| {
+            g.status == Status::Waiting
+                && g.challenge
+                    .as_ref()
+                    .is_some_and(|c| c.account == account.id)
+        })
+        .map(|(g, seq)| IncomingChallenge {
+            id: g.id.clone(),
+            from: g
+                .seats
+                .iter()
+                .find_map(|s| s.name.as_ref().map(|n| n.to_string())),
+            game: GameView::of(g, *seq, now),
+        })
+        .collect();
+    let mut games: Vec<AccountGame> = open
         .into_iter()
         .filter_map(|(game, seq)| {
             // The link is a hint; the seat itself says whose it is.
@@ -435,7 +464,7 @@ async fn account_games(
         .collect();
     // Stable: within each group the most recently changed stays first.
     games.sort_by_key(|g| !g.your_turn);
-    Ok(Json(AccountGamesView { games }))
+    Ok(Json(AccountGamesView { games, challenges }))
 }
 
 /// A rating as a profile shows it.

@@ -248,7 +248,8 @@ impl Store {
         Ok(true)
     }
 
-    /// The unfinished games `account` holds a seat in, with their sequence numbers.
+    /// The unfinished games `account` holds a seat in or is challenged to, with their
+    /// sequence numbers.
     pub async fn account_games(
         &self,
         account: &str,
@@ -393,13 +394,13 @@ impl Store {
     }
 }
 
-/// Whether a person with an account sits in `game`.
+/// Whether a person with an account sits in `game`, or a challenge waits for one.
 fn seats_accounts(game: &ServedGame) -> bool {
-    game.seats.iter().any(|s| s.account.is_some())
+    game.seats.iter().any(|s| s.account.is_some()) || game.challenge.is_some()
 }
 
-/// Links each account seated in unfinished `game` to it, for [`Store::account_games`];
-/// guests and finished games get none.
+/// Links each account seated in unfinished `game` to it, and the account a challenge waits
+/// for, for [`Store::account_games`]; guests and finished games get none.
 pub(crate) async fn link_accounts(
     tx: &mut sqlx::Transaction<'_, sqlx::Any>,
     game: &ServedGame,
@@ -407,7 +408,13 @@ pub(crate) async fn link_accounts(
     if game.status == Status::Finished {
         return Ok(());
     }
-    for account in game.seats.iter().filter_map(|s| s.account.as_deref()) {
+    let challenged = game.challenge.as_ref().map(|c| c.account.as_str());
+    for account in game
+        .seats
+        .iter()
+        .filter_map(|s| s.account.as_deref())
+        .chain(challenged)
+    {
         sqlx::query(
             "INSERT INTO account_games (account_id, game_id) VALUES ($1, $2) \
              ON CONFLICT (account_id, game_id) DO NOTHING",

@@ -247,3 +247,156 @@ async fn rows_of(s: &TestServer, table: &str, account: &str) -> i64 {
         .unwrap();
     n
 }
+
+/// Ana challenges `to`; the answer's status and body.
+async fn challenge(s: &TestServer, ana: &mut Player, to: &str, rated: bool) -> (StatusCode, Value) {
+    let body = json!({"mode": "friend", "color": "black", "challenge": to, "rated": rated,
+                      "clock": {"minutes": 6}});
+    s.send(ana, Method::POST, "/api/games", Some(body)).await
+}
+
+async fn incoming(s: &TestServer, p: &mut Player) -> Vec<Value> {
+    let (status, body) = s.send(p, Method::GET, "/api/account/games", None).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    body["challenges"].as_array().unwrap().clone()
+}
+
+#[tokio::test]
+async fn a_challenge_is_for_the_named_player_only() {
+    let s = start().await;
+    let mut ana = registered(&s, "Ana", "127.0.0.2").await;
+    let mut kai = registered(&s, "Kai", "127.0.0.3").await;
+    let mut lea = registered(&s, "Lea", "127.0.0.4").await;
+    let (status, created) = challenge(&s, &mut ana, "KAI", true).await;
+    assert_eq!(status, StatusCode::CREATED, "{created}");
+    let id = created["id"].as_str().unwrap().to_string();
+    assert_eq!(created["game"]["challenge"], "Kai");
+    assert!(
+        s.lobby().await.as_array().unwrap().is_empty(),
+        "not in the lobby"
+    );
+    // Kai sees it, nobody else does.
+    let kais = incoming(&s, &mut kai).await;
+    assert_eq!(kais.len(), 1, "{kais:?}");
+    assert_eq!(kais[0]["id"], id.as_str());
+    assert_eq!(kais[0]["from"], "Ana");
+    assert!(kais[0].get("token").is_none(), "{kais:?}");
+    assert!(incoming(&s, &mut lea).await.is_empty());
+    assert!(incoming(&s, &mut ana).await.is_empty());
+    // Another account and a guest may not take the seat, and neither may decline.
+    let join = format!("/api/games/{id}/join");
+    let mut guest = s.player("guest", "127.0.0.5");
+    for p in [&mut lea, &mut guest] {
+        let (status, body) = s.send(p, Method::POST, &join, None).await;
+        assert_eq!(status, StatusCode::FORBIDDEN, "{body}");
+        assert_eq!(body["error"], "not_challenged");
+    }
+    let decline = format!("/api/games/{id}/decline");
+    let (status, body) = s.send(&mut lea, Method::POST, &decline, None).await;
+    assert_eq!(status, StatusCode::FORBIDDEN, "{body}");
+    assert_eq!(body["error"], "not_challenged");
+    let (status, body) = s.send(&mut guest, Method::POST, &decline, None).await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED, "{body}");
+    // Kai accepts: a rated game between the two accounts, listed as his, no longer as a
+    // challenge.
+    let (status, joined) = s.send(&mut kai, Method::POST, &join, None).await;
+    assert_eq!(status, StatusCode::OK, "{joined}");
+    assert_eq!(joined["game"]["status"], "playing");
+    assert_eq!(joined["game"]["rated"], true);
+    assert_eq!(joined["game"]["players"]["white"]["name"], "Kai");
+    assert!(incoming(&s, &mut kai).await.is_empty());
+    assert_eq!(listed(&s, &mut kai).await[0]["id"], id.as_str());
+    let (status, body) = s.send(&mut kai, Method::POST, &decline, None).await;
+    assert_eq!(
+        status,
+        StatusCode::CONFLICT,
+        "accepted, it cannot be declined: {body}"
+    );
+}
+
+#[tokio::test]
+async fn a_challenge_can_be_declined_or_cancelled_and_is_refused_when_it_cannot_be() {
+    let s = start().await;
+    let mut ana = registered(&s, "Ana", "127.0.0.2").await;
+    let mut kai = registered(&s, "Kai", "127.0.0.3").await;
+    // Declined: the game ends, aborted, and leaves both lists.
+    let (_, first) = challenge(&s, &mut ana, "Kai", false).await;
+    let id = first["id"].as_str().unwrap();
+    let (status, body) = s
+        .send(
+            &mut kai,
+            Method::POST,
+            &format!("/api/games/{id}/decline"),
+            None,
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body["status"], "finished");
+    assert_eq!(body["result"]["reason"], "aborted");
+    assert!(incoming(&s, &mut kai).await.is_empty());
+    assert!(listed(&s, &mut ana).await.is_empty());
+    // Cancelled by the challenger with the seat's token, as any invitation.
+    let (_, second) = challenge(&s, &mut ana, "Kai", false).await;
+    let id = second["id"].as_str().unwrap();
+    let (status, body) = s
+        .post(&format!("/api/games/{id}/cancel"), second["token"].as_str())
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert!(incoming(&s, &mut kai).await.is_empty());
+    // Nobody of that name, a guest, oneself, a guest challenger, another kind of game.
+    let (status, body) = challenge(&s, &mut ana, "Nobody", false).await;
+    assert_eq!(status, StatusCode::NOT_FOUND, "{body}");
+    assert_eq!(body["error"], "not_found");
+    let (status, body) = challenge(&s, &mut ana, "ana", false).await;
+    assert_eq!(status, StatusCode::CONFLICT, "{body}");
+    assert_eq!(body["error"], "own_game");
+    let mut guest = s.player("Lani", "127.0.0.4");
+    let (status, body) = challenge(&s, &mut guest, "Kai", false).await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED, "{body}");
+    assert_eq!(body["error"], "login_required");
+    let (status, body) = s
+        .send(
+            &mut ana,
+            Method::POST,
+            "/api/games",
+            Some(json!({"mode": "open", "challenge": "Kai"})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+}
+
+#[tokio::test]
+async fn one_player_cannot_bury_another_in_challenges() {
+    let s = start().await;
+    let mut ana = registered(&s, "Ana", "127.0.0.2").await;
+    let mut kai = registered(&s, "Kai", "127.0.0.3").await;
+    let mut lea = registered(&s, "Lea", "127.0.0.4").await;
+    for _ in 0..5 {
+        let (status, body) = challenge(&s, &mut ana, "Kai", false).await;
+        assert_eq!(status, StatusCode::CREATED, "{body}");
+    }
+    // Five sent wait for answers: Ana may send no more, to anyone.
+    for to in ["Kai", "Lea"] {
+        let (status, body) = challenge(&s, &mut ana, to, false).await;
+        assert_eq!(status, StatusCode::TOO_MANY_REQUESTS, "{body}");
+        assert_eq!(body["error"], "too_many_challenges");
+    }
+    // And Kai, with five waiting for him, is sent no more by anyone.
+    let (status, body) = challenge(&s, &mut lea, "Kai", false).await;
+    assert_eq!(status, StatusCode::TOO_MANY_REQUESTS, "{body}");
+    // One answered makes room.
+    let first = incoming(&s, &mut kai).await[0]["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    s.send(
+        &mut kai,
+        Method::POST,
+        &format!("/api/games/{first}/decline"),
+        None,
+    )
+    .await;
+    let (status, body) = challenge(&s, &mut lea, "Kai", false).await;
+    assert_eq!(status, StatusCode::CREATED, "{body}");
+    assert_eq!(incoming(&s, &mut kai).await.len(), 5);
+}
