@@ -119,6 +119,7 @@ export const api = {
   takeback: (id) => request("POST", `/api/games/${id}/takeback`, undefined, tokenFor(id)),
   claim: (id) => request("POST", `/api/games/${id}/claim`, undefined, tokenFor(id)),
   cancel: (id) => request("POST", `/api/games/${id}/cancel`, undefined, tokenFor(id)),
+  decline: (id) => request("POST", `/api/games/${id}/decline`),
   positions: (id) => request("GET", `/api/games/${id}/positions`),
   lobby: () => request("GET", "/api/lobby"),
   live: () => request("GET", "/api/live"),

@@ -322,8 +322,9 @@ export async function gameScreen(app, id, wantsJoin, go) {
       const [me] = mine;
       const other = me === "black" ? "white" : "black";
       role = me;
+      const waitingFor = state.challenge ? t("challenge.waiting", { name: state.challenge }) : t("you.waiting", { color: colorName(me) });
       text = state.status === "waiting"
-        ? t("you.waiting", { color: colorName(me) })
+        ? waitingFor
         : t("you.against", { color: colorName(me), opponent: playerName(state.players[other], other) });
     } else if (!mine.length) {
       role = "watching";

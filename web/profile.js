@@ -2,6 +2,7 @@
 // rating, games won and lost by colour, and the archive of games with filters and pages. And the
 // leaderboards `/players`.
 
+import { sessionName } from "./account.js";
 import { api } from "./api.js";
 import { h } from "./dom.js";
 import { language, t } from "./i18n.js";
@@ -126,8 +127,14 @@ export async function profileScreen(app, name, go) {
     page = Math.max(0, page - 1);
     show();
   });
+  // A logged-in visitor may challenge the player (never themselves).
+  const me = await sessionName();
+  const challenge = me && me.toLowerCase() !== profile.name.toLowerCase()
+    ? h("p", {}, h("a", { href: `/?challenge=${encodeURIComponent(profile.name)}`, class: "button primary", "data-challenge-link": "" }, t("challenge.button", { name: profile.name })))
+    : "";
   app.replaceChildren(h("div", { class: "profile", "data-profile": profile.name },
     h("h1", {}, profile.name, " ", h("a", { href: "/players", class: "side-link" }, t("profile.leaderboards"))),
+    challenge,
     ratings,
     played.length ? graphs : h("p", { class: "muted" }, t("profile.new")),
     h("section", { class: "games", "aria-labelledby": "games-title" },

@@ -2,7 +2,8 @@
 //! on the account screen, quick pairing puts them in one rated 6+0 game, the game ends, and
 //! both profiles show the new ratings, the graph and the game in the archive. A guest's
 //! name is refused with the reason in the page's language. A game begun on one device is
-//! listed and played on another where the same account logs in. Screenshots of the account and
+//! listed and played on another where the same account logs in; a challenge sent from a
+//! profile is seen, accepted and declined. Screenshots of the account and
 //! profile screens at phone and desktop size, light and dark, in three languages
 //! (target/screenshots/players-*.png).
 //!
@@ -413,4 +414,95 @@ async fn a_saved_guest_name_registered_since_is_dropped_and_said() {
         // The one refusal that told the page is the browser's to log, nothing else.
         assert_no_console_errors_but(&c, "a dropped guest name", &["status of 409"]).await;
     }
+}
+
+/// Ana challenges Kai from his profile with the usual settings; Kai finds the challenge on
+/// his start page, worded in his language, and accepts it; a second one he declines.
+#[tokio::test]
+async fn a_challenge_from_a_profile_is_seen_and_accepted() {
+    if !browsers_present() {
+        return;
+    }
+    let rig = rig("challenge");
+    let ana = rig.browser("ana", 1280, 900).await;
+    let kai = rig.browser("kai", 390, 844).await;
+    register(&ana, &rig.base, "Ana").await;
+    register(&kai, &rig.base, "Kai").await;
+    let send = |c: Client| {
+        let base = rig.base.clone();
+        async move {
+            c.goto(&format!("{base}/@/Kai")).await.unwrap();
+            click(&c, "[data-challenge-link]").await;
+            wait_for(&c, "[data-challenge-banner]", 10).await;
+            set_option(&c, "size", "8x8").await;
+            set_option(&c, "clock", "6+0").await;
+            set_option(&c, "color", "black").await;
+            click(&c, "[data-start=challenge]").await;
+            wait_status(&c, &["waiting"], 10).await;
+            let url = c.current_url().await.unwrap();
+            url.path().strip_prefix("/game/").unwrap().to_string()
+        }
+    };
+    let id = send(ana.clone()).await;
+    let words = strings("en");
+    let waiting = words["challenge.waiting"]
+        .as_str()
+        .unwrap()
+        .replace("{name}", "Kai");
+    assert_eq!(text(&ana, "[data-you-play]").await, waiting);
+    // Her own profile offers no challenge.
+    ana.goto(&format!("{}/@/Ana", rig.base)).await.unwrap();
+    wait_for(&ana, "[data-profile='Ana']", 10).await;
+    assert!(ana.find(Locator::Css("[data-challenge-link]")).await.is_err());
+    for (tag, w, h) in [("desktop", 1280, 900), ("phone", 390, 844)] {
+        emulate_screen(&ana, w, h).await;
+        ana.goto(&format!("{}/?challenge=Kai", rig.base)).await.unwrap();
+        wait_for(&ana, "[data-challenge-banner]", 10).await;
+        for scheme in ["light", "dark"] {
+            emulate(&ana, scheme, "reduce").await;
+            screenshot(&ana, &format!("players-challenge-form-{tag}-{scheme}")).await;
+        }
+    }
+
+    kai.goto(&rig.base).await.unwrap();
+    let css = format!("[data-challenge='{id}']");
+    wait_for(&kai, &css, 10).await;
+    let from = words["challenge.from"]
+        .as_str()
+        .unwrap()
+        .replace("{name}", "Ana");
+    assert!(text(&kai, &css).await.contains(&from));
+    for (code, scheme) in [("en", "light"), ("de", "dark"), ("cs", "light")] {
+        choose_language(&kai, code).await;
+        wait_for(&kai, &css, 10).await;
+        emulate(&kai, scheme, "reduce").await;
+        kai.execute(
+            "document.querySelector('[data-challenges]').scrollIntoView();",
+            vec![],
+        )
+        .await
+        .unwrap();
+        screenshot(&kai, &format!("players-challenge-incoming-{code}-phone-{scheme}")).await;
+    }
+    choose_language(&kai, "en").await;
+    click(&kai, &format!("[data-accept='{id}']")).await;
+    wait_status(&kai, &["their-move"], 10).await;
+    ana.goto(&format!("{}/game/{id}", rig.base)).await.unwrap();
+    wait_status(&ana, &["your-move"], 10).await;
+    let game: serde_json::Value = reqwest::get(format!("{}/api/games/{id}", rig.base))
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(game["players"]["white"]["name"], "Kai", "{game}");
+    assert_eq!(game["rated"], false, "{game}");
+
+    // A second challenge, declined: it leaves Kai's list.
+    let second = send(ana.clone()).await;
+    kai.goto(&rig.base).await.unwrap();
+    click(&kai, &format!("[data-decline='{second}']")).await;
+    wait_gone(&kai, &format!("[data-challenge='{second}']")).await;
+    assert_no_console_errors(&kai, "answering challenges").await;
+    assert_no_console_errors(&ana, "sending challenges").await;
 }
