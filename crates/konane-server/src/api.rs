@@ -673,11 +673,7 @@ async fn decline(
     let (account, _) = viewer.required()?;
     let (_, view) = state
         .mutate(&id, None, |g| {
-            if !g
-                .challenge
-                .as_ref()
-                .is_some_and(|c| c.account == account.id)
-            {
+            if g.challenge.as_ref().is_none_or(|c| c.account != account.id) {
                 return Err(GameError::NotChallenged.into());
             }
             match g.status {
