@@ -161,6 +161,18 @@ async fn two_players_register_play_a_rated_game_and_see_it_on_their_profiles() {
         let shown = attr(c, "[data-archive-game] [data-outcome]", "data-outcome").await;
         assert_eq!(shown.as_deref(), Some(outcome), "{name}");
         wait_for(c, "[data-graph='blitz'] polyline", 10).await;
+        // The graph's one game is dated under its point.
+        let today = c
+            .execute(
+                "return new Date().toLocaleDateString('en-US', {day: 'numeric', month: 'short'});",
+                vec![],
+            )
+            .await
+            .unwrap();
+        assert_eq!(
+            text(c, "[data-graph='blitz'] [data-graph-date]").await,
+            today.as_str().unwrap()
+        );
         // The export holds the game's record.
         let href = attr(c, "[data-export]", "href").await.unwrap();
         let records = reqwest::get(format!("{}{href}", rig.base))
@@ -453,10 +465,16 @@ async fn a_challenge_from_a_profile_is_seen_and_accepted() {
     // Her own profile offers no challenge.
     ana.goto(&format!("{}/@/Ana", rig.base)).await.unwrap();
     wait_for(&ana, "[data-profile='Ana']", 10).await;
-    assert!(ana.find(Locator::Css("[data-challenge-link]")).await.is_err());
+    assert!(
+        ana.find(Locator::Css("[data-challenge-link]"))
+            .await
+            .is_err()
+    );
     for (tag, w, h) in [("desktop", 1280, 900), ("phone", 390, 844)] {
         emulate_screen(&ana, w, h).await;
-        ana.goto(&format!("{}/?challenge=Kai", rig.base)).await.unwrap();
+        ana.goto(&format!("{}/?challenge=Kai", rig.base))
+            .await
+            .unwrap();
         wait_for(&ana, "[data-challenge-banner]", 10).await;
         for scheme in ["light", "dark"] {
             emulate(&ana, scheme, "reduce").await;
@@ -482,7 +500,11 @@ async fn a_challenge_from_a_profile_is_seen_and_accepted() {
         )
         .await
         .unwrap();
-        screenshot(&kai, &format!("players-challenge-incoming-{code}-phone-{scheme}")).await;
+        screenshot(
+            &kai,
+            &format!("players-challenge-incoming-{code}-phone-{scheme}"),
+        )
+        .await;
     }
     choose_language(&kai, "en").await;
     click(&kai, &format!("[data-accept='{id}']")).await;
