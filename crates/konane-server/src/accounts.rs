@@ -566,16 +566,9 @@ impl Store {
         let seat = &mut game.seats[color.index()];
         seat.account = Some(account.id.clone());
         seat.name = Some(account.name.clone());
-        let mut tx = self.pool().begin().await?;
-        if update_query(&game, seq, now)?
-            .execute(&mut *tx)
-            .await?
-            .rows_affected()
-            != 1
-        {
-            tx.rollback().await?;
+        let Some(mut tx) = self.begin_update(&game, seq, now).await? else {
             return Ok(false);
-        }
+        };
         archive_line(&mut tx, &game, color, None, now).await?;
         link_accounts(&mut tx, &game).await?;
         self.notify(&mut tx, &game, seq + 1, None).await?;

@@ -232,6 +232,23 @@ impl Store {
         now: i64,
         state: Option<&str>,
     ) -> Result<bool, StoreError> {
+        let Some(mut tx) = self.begin_update(game, seq, now).await? else {
+            return Ok(false);
+        };
+        link_accounts(&mut tx, game).await?;
+        self.notify(&mut tx, game, seq + 1, state).await?;
+        tx.commit().await?;
+        Ok(true)
+    }
+
+    /// A transaction that has stored `game` over `seq`, for more to join it; none (and
+    /// nothing stored) when someone else changed the game first.
+    pub(crate) async fn begin_update(
+        &self,
+        game: &ServedGame,
+        seq: i64,
+        now: i64,
+    ) -> Result<Option<sqlx::Transaction<'static, sqlx::Any>>, StoreError> {
         let mut tx = self.pool.begin().await?;
         if update_query(game, seq, now)?
             .execute(&mut *tx)
@@ -240,12 +257,9 @@ impl Store {
             != 1
         {
             tx.rollback().await?;
-            return Ok(false);
+            return Ok(None);
         }
-        link_accounts(&mut tx, game).await?;
-        self.notify(&mut tx, game, seq + 1, state).await?;
-        tx.commit().await?;
-        Ok(true)
+        Ok(Some(tx))
     }
 
     /// The unfinished games `account` holds a seat in or is challenged to, with their
@@ -275,16 +289,9 @@ impl Store {
         new: &ServedGame,
         now: i64,
     ) -> Result<bool, StoreError> {
-        let mut tx = self.pool.begin().await?;
-        let updated = update_query(old, seq, now)?
-            .execute(&mut *tx)
-            .await?
-            .rows_affected()
-            == 1;
-        if !updated {
-            tx.rollback().await?;
+        let Some(mut tx) = self.begin_update(old, seq, now).await? else {
             return Ok(false);
-        }
+        };
         insert_query(new, now)?.execute(&mut *tx).await?;
         link_accounts(&mut tx, new).await?;
         self.notify(&mut tx, old, seq + 1, None).await?;
