@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use sqlx::Row;
 
 use crate::account::SessionToken;
-use crate::game::{EndReason, ServedGame};
+use crate::game::{EndReason, ServedGame, Status};
 use crate::glicko::Rating;
 use crate::name::PlayerName;
 use crate::ratings::{Category, Standing, settle};
@@ -292,7 +292,8 @@ impl Store {
 
     /// Deletes an account: its sessions, game and puzzle ratings and archive go; its games
     /// stay, finished or not, with the name taken off its seats, so a game still being
-    /// played ends without writing ratings or archive lines for an account that is gone.
+    /// played ends without writing ratings or archive lines for an account that is gone;
+    /// challenges waiting for it are aborted.
     pub async fn delete_account(&self, account: &Account, now: i64) -> Result<(), StoreError> {
         // First, so that no request of the account seats it in another game meanwhile.
         sqlx::query("DELETE FROM sessions WHERE account_id = $1")
@@ -321,6 +322,15 @@ impl Store {
                         seat.account = None;
                         seat.name = None;
                     }
+                }
+                // A challenge to the account can never be answered now.
+                if game.status == Status::Waiting
+                    && game
+                        .challenge
+                        .as_ref()
+                        .is_some_and(|c| c.account == account.id)
+                {
+                    game.abort(now);
                 }
                 if self.update(&game, seq, now, None).await? {
                     break;

@@ -197,6 +197,7 @@ async fn an_account_deleted_during_a_game_leaves_no_rows_when_it_ends() {
     let mut kai = registered(&s, "Kai", "127.0.0.3").await;
     let (id, black, _white) = common::rated_game(&s, &mut ana, &s, &mut kai).await;
     let ana_id = account_id(&s, "ana").await;
+    let (_, waiting) = challenge(&s, &mut kai, "Ana", false).await;
     let (status, _) = s
         .send(
             &mut ana,
@@ -208,6 +209,9 @@ async fn an_account_deleted_during_a_game_leaves_no_rows_when_it_ends() {
     assert_eq!(status, StatusCode::NO_CONTENT);
     let game = s.get(&id).await;
     assert_eq!(game["players"]["black"]["name"], Value::Null, "{game}");
+    // Kai's challenge to her will never be answered: it is over.
+    let challenged = s.get(waiting["id"].as_str().unwrap()).await;
+    assert_eq!(challenged["result"]["reason"], "aborted", "{challenged}");
     // The browser still holds the seat and may end the game; the account is gone.
     let (status, body) = s
         .post(&format!("/api/games/{id}/resign"), Some(&black))
