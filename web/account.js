@@ -1,7 +1,7 @@
 // The account screen `/account`: a guest's name, logging in, registering; once logged in,
 // the password, logging out and deleting the account. And who is logged in, for the header.
 
-import { api, guestName, seatedGames, setGuestName, tokenFor } from "./api.js";
+import { api, forgetLent, guestName, seatedGames, setGuestName, tokenFor } from "./api.js";
 import { h } from "./dom.js";
 import { has, t } from "./i18n.js";
 import { errorText } from "./game.js";
@@ -115,6 +115,7 @@ export async function accountScreen(app, go) {
     const confirm = app.querySelector("[data-confirm-delete]");
     if (!confirm.checked) throw local("account.delete-unconfirmed");
     await api.deleteAccount(password);
+    forgetLent();
     await done("/");
   });
   remove.querySelector("button").before(h("label", { class: "check" }, h("input", { type: "checkbox", "data-confirm-delete": "" }), t("account.delete-confirm")));
@@ -122,6 +123,7 @@ export async function accountScreen(app, go) {
   const logout = h("button", { type: "button", "data-logout": "" }, t("account.logout"));
   logout.addEventListener("click", async () => {
     await api.logout().catch(() => {});
+    forgetLent();
     await done("/");
   });
   app.replaceChildren(h("div", { class: "account" },

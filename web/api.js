@@ -29,10 +29,19 @@ export function seatedGames() {
   return Object.entries(tokens()).filter(([, t]) => t.seat).map(([id, t]) => ({ id, seat: t.seat })).reverse();
 }
 
-export function remember(id, token, seat) {
+/** Keeps a seat's token; `lent` marks one the account handed over (a game begun on another
+ * device), which logging out forgets again. */
+export function remember(id, token, seat, lent = false) {
   const all = tokens();
-  all[id] = { token, seat };
+  all[id] = lent ? { token, seat, lent } : { token, seat };
   localStorage.setItem(TOKENS, JSON.stringify(all));
+}
+
+/** Forgets the seats the account lent this browser: a shared computer keeps none after
+ * logging out. */
+export function forgetLent() {
+  const kept = Object.fromEntries(Object.entries(tokens()).filter(([, t]) => !t.lent));
+  localStorage.setItem(TOKENS, JSON.stringify(kept));
 }
 
 class ApiError extends Error {
@@ -89,11 +98,29 @@ export function setGuestName(name) {
   else localStorage.removeItem(GUEST_NAME);
 }
 
-/** A new game's or a join's body with the guest's name; a logged-in player's account name
- * stands instead on the server. */
-function named(body = {}) {
+const DROPPED_NAME = "konane.name-dropped";
+
+/** Sends `body` with the guest's name (a logged-in player's account name stands instead on
+ * the server). A saved name someone has registered since is forgotten and the request sent
+ * again without it: the guest plays nameless, and the next screen says why, once. */
+async function named(send, body = {}) {
   const name = guestName();
-  return name && !("name" in body) ? { ...body, name } : body;
+  if (!name || "name" in body) return send(body);
+  try {
+    return await send({ ...body, name });
+  } catch (e) {
+    if (e.code !== "name_taken") throw e;
+    setGuestName(null);
+    sessionStorage.setItem(DROPPED_NAME, name);
+    return send(body);
+  }
+}
+
+/** The saved name the server refused because someone registered it, once; else null. */
+export function takeDroppedName() {
+  const name = sessionStorage.getItem(DROPPED_NAME);
+  sessionStorage.removeItem(DROPPED_NAME);
+  return name;
 }
 
 let rules = null;
@@ -105,15 +132,16 @@ function localRules() {
 }
 
 export const api = {
-  create: (settings) => request("POST", "/api/games", named(settings)),
+  create: (settings) => named((body) => request("POST", "/api/games", body), settings),
   game: (id) => request("GET", `/api/games/${id}`),
-  join: (id, name) => request("POST", `/api/games/${id}/join`, named(name ? { name } : {})),
+  join: (id, name) => named((body) => request("POST", `/api/games/${id}/join`, body), name ? { name } : {}),
   move: (id, move, ply) => request("POST", `/api/games/${id}/moves`, { move, ply }, tokenFor(id)),
   resign: (id) => request("POST", `/api/games/${id}/resign`, undefined, tokenFor(id)),
   rematch: (id, settings) => request("POST", `/api/games/${id}/rematch`, settings, tokenFor(id)),
   takeback: (id) => request("POST", `/api/games/${id}/takeback`, undefined, tokenFor(id)),
   claim: (id) => request("POST", `/api/games/${id}/claim`, undefined, tokenFor(id)),
   cancel: (id) => request("POST", `/api/games/${id}/cancel`, undefined, tokenFor(id)),
+  decline: (id) => request("POST", `/api/games/${id}/decline`),
   positions: (id) => request("GET", `/api/games/${id}/positions`),
   lobby: () => request("GET", "/api/lobby"),
   live: () => request("GET", "/api/live"),
@@ -129,8 +157,9 @@ export const api = {
   player: (name) => request("GET", `/api/players/${encodeURIComponent(name)}`),
   playerGames: (name, query) => request("GET", `/api/players/${encodeURIComponent(name)}/games?${new URLSearchParams(query)}`),
   claim: (games) => request("POST", "/api/account/claim", { games }),
+  accountGames: () => request("GET", "/api/account/games"),
   several: (ids) => request("GET", `/api/games?ids=${ids.map(encodeURIComponent).join(",")}`),
-  seek: (clock, rated) => request("POST", "/api/seeks", named({ clock, rated })),
+  seek: (clock, rated) => named((body) => request("POST", "/api/seeks", body), { clock, rated }),
   seekStatus: (id) => request("GET", `/api/seeks/${id}`),
   leaderboard: (category) => request("GET", `/api/leaderboard/${category}`),
   record: async (id) => {

@@ -3,7 +3,7 @@
 // live socket. The server sends every position with its legal moves; this only shows them
 // and sends the player's choice back. What the screen shows lives in one object, `ui`.
 
-import { api, live, remember, seatFor, tokenFor } from "./api.js";
+import { api, live, remember, seatFor, takeDroppedName, tokenFor } from "./api.js";
 import { Board, parsePosition, stoneOn } from "./board.js";
 import { Computer, engineHost } from "./computer.js";
 import { announce, h } from "./dom.js";
@@ -322,8 +322,9 @@ export async function gameScreen(app, id, wantsJoin, go) {
       const [me] = mine;
       const other = me === "black" ? "white" : "black";
       role = me;
+      const waitingFor = state.challenge ? t("challenge.waiting", { name: state.challenge }) : t("you.waiting", { color: colorName(me) });
       text = state.status === "waiting"
-        ? t("you.waiting", { color: colorName(me) })
+        ? waitingFor
         : t("you.against", { color: colorName(me), opponent: playerName(state.players[other], other) });
     } else if (!mine.length) {
       role = "watching";
@@ -476,6 +477,8 @@ export async function gameScreen(app, id, wantsJoin, go) {
     if (wantsJoin) history.replaceState(null, "", `/game/${id}`);
     if (tokenFor(id)) ui.cameByLink = false;
     update(first);
+    const dropped = takeDroppedName();
+    if (dropped) notice.textContent = t("name.dropped", { name: dropped });
   } catch (e) {
     app.replaceChildren(h("div", { class: "start" }, h("h1", {}, t("game.not-found")), h("p", {}, errorText(e)), h("a", { href: "/" }, t("end.new-game"))));
     return () => {};

@@ -26,6 +26,9 @@ function formatClock(ms) {
   return `${m}:${String(s).padStart(2, "0")}${tenths}`;
 }
 
+/** A clock setting in words: "6+0", days a move, or untimed. */
+export const clockText = (c) => (!c ? t("start.untimed") : c.per_move ? t("pairing.days", { days: c.initial_ms / 86400000 }) : `${c.initial_ms / 60000}+${c.increment_ms / 1000}`);
+
 /** Who plays a side, in words: "Computer · level 5", the name, or the colour. */
 export function playerName(player, color) {
   if (player.engine) return player.level ? t("player.engine-level", { level: player.level }) : t("player.engine");

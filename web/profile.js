@@ -2,6 +2,7 @@
 // rating, games won and lost by colour, and the archive of games with filters and pages. And the
 // leaderboards `/players`.
 
+import { sessionName } from "./account.js";
 import { api } from "./api.js";
 import { h } from "./dom.js";
 import { language, t } from "./i18n.js";
@@ -22,16 +23,31 @@ export function ratingText(rating, provisional) {
   return `${rating}${provisional ? "?" : ""}`;
 }
 
-/** The rating after each rated game as a line, with the lowest and highest marked. */
+/** The dates under a rating graph: the first game's, the last's and, with enough games, the
+ * middle one's, each under its point (`x` of its index); one date when all fall on one day. */
+function dateTicks(points, x, y) {
+  const thisYear = new Date().getFullYear();
+  const years = new Set(points.map((p) => new Date(p.at).getFullYear()));
+  const format = years.size === 1 && years.has(thisYear) ? { day: "numeric", month: "short" } : { day: "numeric", month: "short", year: "2-digit" };
+  const day = (i) => new Date(points[i - 1].at).toLocaleDateString(language(), format);
+  const n = points.length;
+  const picks = day(1) === day(n) ? [[n, "end"]] : [[1, "start"], ...(n >= 5 ? [[Math.ceil(n / 2), "middle"]] : []), [n, "end"]];
+  return picks.filter(([i], k) => k === 0 || day(i) !== day(picks[k - 1][0]))
+    .map(([i, anchor]) => svg("text", { x: x(i), y, class: "axis", "text-anchor": anchor, "data-graph-date": "" }, day(i)));
+}
+
+/** The rating after each rated game as a line, with the lowest and highest marked and the
+ * dates of the games along the bottom. */
 function graph(category, points) {
   const w = 320;
-  const hgt = 120;
+  const hgt = 138;
+  const plot = 120;
   const pad = 28;
   const values = [1500, ...points.map((p) => p.rating)];
   const lo = Math.floor(Math.min(...values) / 50) * 50;
   const hi = Math.max(Math.ceil(Math.max(...values) / 50) * 50, lo + 50);
   const x = (i) => pad + (i * (w - pad - 6)) / Math.max(1, values.length - 1);
-  const y = (v) => 6 + ((hi - v) * (hgt - 18)) / (hi - lo);
+  const y = (v) => 6 + ((hi - v) * (plot - 18)) / (hi - lo);
   const line = values.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" ");
   const label = t("profile.graph", { category: t(`category.${category}`), games: points.length, rating: Math.round(values.at(-1)) });
   return svg("svg", { viewBox: `0 0 ${w} ${hgt}`, class: "rating-graph", role: "img", "aria-label": label, "data-graph": category },
@@ -40,6 +56,7 @@ function graph(category, points) {
     svg("line", { x1: pad, y1: y(lo), x2: w, y2: y(lo), class: "grid" }),
     svg("text", { x: 0, y: y(hi) + 4, class: "axis" }, String(hi)),
     svg("text", { x: 0, y: y(lo) + 4, class: "axis" }, String(lo)),
+    ...dateTicks(points, x, hgt - 4),
     svg("polyline", { points: line, class: "curve" }),
     svg("circle", { cx: x(values.length - 1), cy: y(values.at(-1)), r: 3.5, class: "dot" }));
 }
@@ -126,8 +143,14 @@ export async function profileScreen(app, name, go) {
     page = Math.max(0, page - 1);
     show();
   });
+  // A logged-in visitor may challenge the player (never themselves).
+  const me = await sessionName();
+  const challenge = me && me.toLowerCase() !== profile.name.toLowerCase()
+    ? h("p", {}, h("a", { href: `/?challenge=${encodeURIComponent(profile.name)}`, class: "button primary", "data-challenge-link": "" }, t("challenge.button", { name: profile.name })))
+    : "";
   app.replaceChildren(h("div", { class: "profile", "data-profile": profile.name },
     h("h1", {}, profile.name, " ", h("a", { href: "/players", class: "side-link" }, t("profile.leaderboards"))),
+    challenge,
     ratings,
     played.length ? graphs : h("p", { class: "muted" }, t("profile.new")),
     h("section", { class: "games", "aria-labelledby": "games-title" },

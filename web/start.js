@@ -12,7 +12,7 @@ import { language, t } from "./i18n.js";
 import { errorText } from "./game.js";
 import { localGamePath } from "./offline-game.js";
 import { isOffline } from "./offline.js";
-import { playerName } from "./players.js";
+import { clockText, playerName } from "./players.js";
 import { sessionName } from "./account.js";
 import { pairingCard } from "./pairing.js";
 import { yourGamesCard } from "./mygames.js";
@@ -63,7 +63,6 @@ export async function startGame(settings, go) {
   go(`/game/${created.id}`);
 }
 
-const clockText = (c) => (!c ? t("start.untimed") : c.per_move ? t("pairing.days", { days: c.initial_ms / 86400000 }) : `${c.initial_ms / 60000}+${c.increment_ms / 1000}`);
 const versus = (g) => t("live.versus", { black: playerName(g.players.black, "black"), white: playerName(g.players.white, "white") });
 
 function countText(n) {
@@ -114,6 +113,7 @@ export async function startScreen(app, go) {
         h("label", { class: "check", "data-rated-choice": "", hidden: true }, h("input", { type: "checkbox", "data-rated": "" }), t("start.rated"))),
       pairing.card),
     h("div", { class: "lists" },
+      yours.challenges,
       yours.card,
       h("section", { class: "card", "aria-labelledby": "live-title" },
         h("h2", { id: "live-title" }, t("live.title")), liveList,
@@ -129,7 +129,14 @@ export async function startScreen(app, go) {
   }
   // Rated games are for logged-in players; the server says why when the settings are not.
   const rated = form.querySelector("[data-rated]");
-  if (await sessionName()) form.querySelector("[data-rated-choice]").hidden = false;
+  const me = await sessionName();
+  if (me) form.querySelector("[data-rated-choice]").hidden = false;
+  // A challenge chosen on a player's profile: the usual settings, sent to that player only.
+  const target = new URLSearchParams(location.search).get("challenge");
+  if (me && target) {
+    form.querySelector(".intro").append(h("p", { class: "notice challenge-banner", "data-challenge-banner": "" }, t("challenge.banner", { name: target })));
+    form.querySelector("[data-start=friend]").before(h("button", { type: "button", class: "primary", "data-start": "challenge" }, t("challenge.send")));
+  }
   otherSize.addEventListener("change", () => {
     if (!otherSize.value) return;
     for (const r of form.querySelectorAll("input[name=size]")) r.checked = false;
@@ -149,15 +156,17 @@ export async function startScreen(app, go) {
       const o = read();
       const kind = b.dataset.start;
       const clock = CLOCKS[o.clock];
+      const friendly = kind === "friend" || kind === "open" || kind === "challenge";
       try {
         await startGame({
-          mode: kind === "watch" ? "engine" : kind,
+          mode: kind === "watch" ? "engine" : kind === "challenge" ? "friend" : kind,
           size: o.size,
           opening: o.opening,
           color: kind === "watch" ? "none" : o.color,
           level: Number(o.level),
           clock: clock ? { minutes: clock[0], increment: clock[1] } : null,
-          ...(rated.checked && (kind === "friend" || kind === "open") ? { rated: true } : {}),
+          ...(rated.checked && friendly ? { rated: true } : {}),
+          ...(kind === "challenge" ? { challenge: target } : {}),
         }, go);
       } catch (e) {
         form.querySelector("[data-notice]").textContent = errorText(e);

@@ -9,11 +9,11 @@ use serde::{Deserialize, Serialize};
 use sqlx::Row;
 
 use crate::account::SessionToken;
-use crate::game::{EndReason, ServedGame};
+use crate::game::{EndReason, ServedGame, Status};
 use crate::glicko::Rating;
 use crate::name::PlayerName;
 use crate::ratings::{Category, Standing, settle};
-use crate::store::{Store, StoreError, corrupt_row, update_query};
+use crate::store::{Store, StoreError, corrupt_row, link_accounts, update_query};
 
 /// An account as the server knows it once a request has been matched to one.
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -291,19 +291,28 @@ impl Store {
     }
 
     /// Deletes an account: its sessions, game and puzzle ratings and archive go; its games
-    /// stay, with the name taken off its seats.
+    /// stay, finished or not, with the name taken off its seats, so a game still being
+    /// played ends without writing ratings or archive lines for an account that is gone;
+    /// challenges waiting for it are aborted.
     pub async fn delete_account(&self, account: &Account, now: i64) -> Result<(), StoreError> {
-        let ids: Vec<String> =
-            sqlx::query("SELECT game_id FROM player_games WHERE account_id = $1")
-                .bind(&account.id)
-                .fetch_all(self.pool())
-                .await?
-                .iter()
-                .map(|r| r.try_get("game_id"))
-                .collect::<Result<_, _>>()?;
+        // First, so that no request of the account seats it in another game meanwhile.
+        sqlx::query("DELETE FROM sessions WHERE account_id = $1")
+            .bind(&account.id)
+            .execute(self.pool())
+            .await?;
+        let ids: Vec<String> = sqlx::query(
+            "SELECT game_id FROM player_games WHERE account_id = $1 \
+             UNION SELECT game_id FROM account_games WHERE account_id = $1",
+        )
+        .bind(&account.id)
+        .fetch_all(self.pool())
+        .await?
+        .iter()
+        .map(|r| r.try_get("game_id"))
+        .collect::<Result<_, _>>()?;
         for id in ids {
-            // A finished game changes no more, so the first write normally wins; a lost
-            // race only means trying again.
+            // A finished game changes no more, so the first write normally wins; a game in
+            // progress may move meanwhile, and a lost race only means trying again.
             for _ in 0..RATING_TRIES {
                 let Some((mut game, seq)) = self.load(&id).await? else {
                     break;
@@ -313,6 +322,15 @@ impl Store {
                         seat.account = None;
                         seat.name = None;
                     }
+                }
+                // A challenge to the account can never be answered now.
+                if game.status == Status::Waiting
+                    && game
+                        .challenge
+                        .as_ref()
+                        .is_some_and(|c| c.account == account.id)
+                {
+                    game.abort(now);
                 }
                 if self.update(&game, seq, now, None).await? {
                     break;
@@ -326,6 +344,7 @@ impl Store {
             "DELETE FROM puzzle_ratings WHERE account_id = $1",
             "DELETE FROM puzzle_attempts WHERE account_id = $1",
             "DELETE FROM player_games WHERE account_id = $1",
+            "DELETE FROM account_games WHERE account_id = $1",
             "UPDATE player_games SET opponent = NULL, opponent_account = NULL WHERE opponent_account = $1",
             "DELETE FROM accounts WHERE id = $1",
         ] {
@@ -515,7 +534,11 @@ impl Store {
                 .map(|(b, a)| (b.rating.rating, a.rating.rating));
             archive_line(&mut tx, game, c, ratings, now).await?;
         }
-        self.notify(&mut tx, game, seq + 1).await?;
+        sqlx::query("DELETE FROM account_games WHERE game_id = $1")
+            .bind(&game.id)
+            .execute(&mut *tx)
+            .await?;
+        self.notify(&mut tx, game, seq + 1, None).await?;
         tx.commit().await?;
         Ok(Finish::Stored)
     }
@@ -553,18 +576,12 @@ impl Store {
         let seat = &mut game.seats[color.index()];
         seat.account = Some(account.id.clone());
         seat.name = Some(account.name.clone());
-        let mut tx = self.pool().begin().await?;
-        if update_query(&game, seq, now)?
-            .execute(&mut *tx)
-            .await?
-            .rows_affected()
-            != 1
-        {
-            tx.rollback().await?;
+        let Some(mut tx) = self.begin_update(&game, seq, now).await? else {
             return Ok(false);
-        }
+        };
         archive_line(&mut tx, &game, color, None, now).await?;
-        self.notify(&mut tx, &game, seq + 1).await?;
+        link_accounts(&mut tx, &game).await?;
+        self.notify(&mut tx, &game, seq + 1, None).await?;
         tx.commit().await?;
         Ok(true)
     }

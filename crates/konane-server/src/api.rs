@@ -16,7 +16,7 @@ use serde::Deserialize;
 
 use crate::error::ApiError;
 use crate::game::{
-    ClockState, EngineHost, GameError, Holder, Mode, Seat, SeatToken, ServedGame, Status,
+    Challenge, ClockState, EngineHost, GameError, Holder, Mode, Seat, SeatToken, ServedGame, Status,
 };
 use crate::listener::ClientAddr;
 use crate::name::PlayerName;
@@ -43,6 +43,7 @@ pub fn router(state: Shared) -> Router {
         .route("/games/{id}/takeback", post(takeback))
         .route("/games/{id}/claim", post(claim))
         .route("/games/{id}/cancel", post(cancel))
+        .route("/games/{id}/decline", post(decline))
         .route("/games/{id}/record", get(record))
         .route("/games/{id}/positions", get(positions))
         .route(
@@ -204,7 +205,71 @@ struct CreateRequest {
     /// Who plays the computer, in an engine game.
     #[serde(default)]
     engine_host: Option<EngineHost>,
+    /// The name of the one player who may take the free seat (a friend game).
+    #[serde(default)]
+    challenge: Option<String>,
 }
+
+/// Most challenges an account may have sent that wait for an answer, and most it may be
+/// sent that wait for its own: nobody can bury a player in challenges.
+pub const MAX_CHALLENGES: usize = 5;
+
+/// The challenge of a game to the player `name`, if the logged-in creator may send it.
+async fn challenge_to(
+    state: &Shared,
+    viewer: &Viewer,
+    mode: Mode,
+    name: &str,
+) -> Result<Challenge, ApiError> {
+    let me = viewer.0.as_ref().ok_or(ApiError::LoginRequired)?;
+    if mode != Mode::Friend {
+        return Err(ApiError::BadRequest(
+            "a challenge is a game between two players: mode 'friend'".into(),
+        ));
+    }
+    let (target, _) = state
+        .store
+        .account_named(name)
+        .await?
+        .ok_or_else(|| ApiError::Missing(format!("player {name}")))?;
+    if target.id == me.id {
+        return Err(GameError::OwnGame.into());
+    }
+    let open_for = |games: Vec<(ServedGame, i64)>, to_me: bool, me: &str| {
+        games
+            .iter()
+            .filter(|(g, _)| {
+                g.status == Status::Waiting
+                    && g.challenge
+                        .as_ref()
+                        .is_some_and(|c| (c.account == me) == to_me)
+            })
+            .count()
+    };
+    let sent = open_for(
+        state.store.account_games(&me.id, MAX_OPEN_GAMES).await?,
+        false,
+        &me.id,
+    );
+    let received = open_for(
+        state
+            .store
+            .account_games(&target.id, MAX_OPEN_GAMES)
+            .await?,
+        true,
+        &target.id,
+    );
+    if sent >= MAX_CHALLENGES || received >= MAX_CHALLENGES {
+        return Err(ApiError::TooManyChallenges);
+    }
+    Ok(Challenge {
+        account: target.id,
+        name: target.name,
+    })
+}
+
+/// Most unfinished games of one account read at once (its list, its challenges).
+pub const MAX_OPEN_GAMES: i64 = 100;
 
 /// Whether this server can host an engine game played by `host`: without engine threads
 /// only a browser can play the computer, and a busy engine takes no new games.
@@ -299,6 +364,10 @@ async fn create(
     }
     let size = parse_size(req.size.as_deref())?;
     let opening = parse_opening(req.opening.as_deref())?;
+    let challenge = match req.challenge.as_deref() {
+        Some(name) => Some(challenge_to(&state, &viewer, req.mode, name).await?),
+        None => None,
+    };
     let level = req
         .level
         .map(Level::new)
@@ -387,6 +456,7 @@ async fn create(
         client: Some(client.clone()),
         rated: req.rated,
         engine_host,
+        challenge,
     };
     if req.rated && game.category().is_none() {
         return Err(ApiError::NotRatable(
@@ -593,6 +663,32 @@ async fn cancel(
         }
     })
     .await
+}
+
+/// The player a challenge waits for says no: the game ends, aborted. Only that player's
+/// session may, and only while nobody has taken the seat.
+async fn decline(
+    State(state): State<Shared>,
+    Path(id): Path<String>,
+    viewer: Viewer,
+) -> Result<Json<GameView>, ApiError> {
+    let (account, _) = viewer.required()?;
+    let (_, view) = state
+        .mutate(&id, None, |g| {
+            if g.challenge.as_ref().is_none_or(|c| c.account != account.id) {
+                return Err(GameError::NotChallenged.into());
+            }
+            match g.status {
+                Status::Waiting => {
+                    g.abort(now_ms());
+                    Ok(())
+                }
+                Status::Playing => Err(GameError::SeatsTaken.into()),
+                Status::Finished => Err(GameError::Over.into()),
+            }
+        })
+        .await?;
+    Ok(Json(view))
 }
 
 #[derive(Deserialize, Default)]

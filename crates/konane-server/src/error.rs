@@ -86,6 +86,10 @@ pub enum ApiError {
     /// Too many failed logins or new accounts from here or for this account (429).
     #[error("too many attempts: wait a quarter of an hour and try again")]
     TooManyAttempts,
+    /// The challenger, or the player challenged, has as many open challenges as allowed
+    /// (429).
+    #[error("too many open challenges: wait until some are answered")]
+    TooManyChallenges,
 }
 
 /// The body of every refusal.
@@ -101,7 +105,7 @@ struct ErrorBody {
 
 impl ApiError {
     /// Every `error` code a body can carry.
-    pub const CODES: [&'static str; 31] = [
+    pub const CODES: [&'static str; 33] = [
         "bad_request",
         "bad_name",
         "bad_move",
@@ -133,6 +137,8 @@ impl ApiError {
         "too_many_attempts",
         "own_game",
         "not_ratable",
+        "not_challenged",
+        "too_many_challenges",
     ];
 
     /// Every `reason` code of move text that is not a move.
@@ -145,7 +151,9 @@ impl ApiError {
             ApiError::Game(g) => match g {
                 GameError::BadMove(_) => StatusCode::BAD_REQUEST,
                 GameError::Illegal(_) => StatusCode::UNPROCESSABLE_ENTITY,
-                GameError::NoToken | GameError::WrongToken => StatusCode::FORBIDDEN,
+                GameError::NoToken | GameError::WrongToken | GameError::NotChallenged => {
+                    StatusCode::FORBIDDEN
+                }
                 GameError::LoginRequired => StatusCode::UNAUTHORIZED,
                 GameError::Corrupt { .. } => StatusCode::INTERNAL_SERVER_ERROR,
                 _ => StatusCode::CONFLICT,
@@ -165,7 +173,9 @@ impl ApiError {
             ApiError::NotRatable(_) => StatusCode::BAD_REQUEST,
             ApiError::BadPassword(_) => StatusCode::BAD_REQUEST,
             ApiError::WrongCredentials | ApiError::LoginRequired => StatusCode::UNAUTHORIZED,
-            ApiError::TooManyAttempts => StatusCode::TOO_MANY_REQUESTS,
+            ApiError::TooManyAttempts | ApiError::TooManyChallenges => {
+                StatusCode::TOO_MANY_REQUESTS
+            }
         }
     }
 
@@ -192,6 +202,7 @@ impl ApiError {
             ApiError::WrongCredentials => "wrong_credentials",
             ApiError::LoginRequired => "login_required",
             ApiError::TooManyAttempts => "too_many_attempts",
+            ApiError::TooManyChallenges => "too_many_challenges",
         }
     }
 
@@ -366,6 +377,7 @@ mod tests {
             ApiError::WrongCredentials,
             ApiError::LoginRequired,
             ApiError::TooManyAttempts,
+            ApiError::TooManyChallenges,
         ]
         .into_iter()
         .chain(
@@ -384,6 +396,7 @@ mod tests {
                 GameError::CannotClaim,
                 GameError::LoginRequired,
                 GameError::OwnGame,
+                GameError::NotChallenged,
                 GameError::BadMove(NotationError::Move(String::new())),
                 GameError::Corrupt {
                     id: String::new(),

@@ -129,6 +129,15 @@ pub struct SeatRating {
     pub change: Option<i32>,
 }
 
+/// The one account a challenge waits for: only it may take the free seat.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Challenge {
+    /// The challenged account's id.
+    pub account: String,
+    /// Its name, as the challenger's page and the lists show it.
+    pub name: PlayerName,
+}
+
 impl Seat {
     /// Taken by a person or the engine.
     pub fn is_taken(&self) -> bool {
@@ -307,6 +316,9 @@ pub enum GameError {
     /// One account cannot take both seats.
     #[error("this is your own game: you cannot play yourself")]
     OwnGame,
+    /// A challenge is for another player only.
+    #[error("this challenge is for another player")]
+    NotChallenged,
     /// The move text is not a move on this board.
     #[error("{0}")]
     BadMove(NotationError),
@@ -338,6 +350,7 @@ impl GameError {
             GameError::CannotClaim => "cannot_claim",
             GameError::LoginRequired => "login_required",
             GameError::OwnGame => "own_game",
+            GameError::NotChallenged => "not_challenged",
             GameError::BadMove(_) => "bad_move",
             GameError::Illegal(_) => "illegal_move",
             GameError::Corrupt { .. } => "internal",
@@ -416,6 +429,8 @@ pub struct ServedGame {
     pub rated: bool,
     /// Who plays the computer's side (engine games; `Server` for the others).
     pub engine_host: EngineHost,
+    /// The account a challenge waits for; none for any other game.
+    pub challenge: Option<Challenge>,
 }
 
 /// The seed a browser-hosted computer chooses its move with at sequence number `seq` of
@@ -664,6 +679,11 @@ impl ServedGame {
         if joiner.account.is_some() && self.seat(free.opponent()).account == joiner.account {
             return Err(GameError::OwnGame);
         }
+        if let Some(c) = &self.challenge
+            && joiner.account.as_deref() != Some(c.account.as_str())
+        {
+            return Err(GameError::NotChallenged);
+        }
         if self.rated && joiner.account.is_none() {
             return Err(GameError::LoginRequired);
         }
@@ -721,6 +741,7 @@ impl ServedGame {
             result: None,
             rematch: None,
             created_at: now,
+            challenge: None,
             clock: self.clock.as_ref().map(|c| ClockState {
                 running_since: Some(now),
                 ..c.fresh()
@@ -833,6 +854,7 @@ mod tests {
             client: None,
             rated: false,
             engine_host: EngineHost::Server,
+            challenge: None,
         };
         (game, token.as_str().to_string())
     }

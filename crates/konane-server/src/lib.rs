@@ -318,7 +318,9 @@ impl AppState {
         }
         let played = game.ply();
         let was_over = game.status == Status::Finished;
+        let accounts = game.seats.each_ref().map(|s| s.account.clone());
         change(&mut game)?;
+        let seated = game.seats.iter().map(|s| &s.account).ne(accounts.iter());
         let now = time::now_ms();
         // The end of a game is stored with what it does to its players: their archive and,
         // rated, both ratings, all in one transaction, which writes the ratings into the
@@ -331,11 +333,16 @@ impl AppState {
         } else {
             let view = GameView::of(&game, seq + 1, now);
             let json = view.to_json();
-            (
-                self.store.update(&game, seq, now, Some(&json)).await?,
-                view,
-                json,
-            )
+            // A join links the account to the game (its list on every device); a move,
+            // the common change, stays one statement.
+            let stored = if seated {
+                self.store
+                    .update_seated(&game, seq, now, Some(&json))
+                    .await?
+            } else {
+                self.store.update(&game, seq, now, Some(&json)).await?
+            };
+            (stored, view, json)
         };
         if !stored {
             return Ok(None);

@@ -184,6 +184,7 @@ async fn paired_game(
         client: None,
         rated: seeks[0].rated,
         engine_host: crate::game::EngineHost::Server,
+        challenge: None,
     };
     state.store.rate_seats(&mut game).await?;
     Ok(game)

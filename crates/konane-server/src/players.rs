@@ -12,13 +12,17 @@ use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde::{Deserialize, Serialize};
 
+use konane_core::Color;
+
 use crate::account::{Password, SessionToken, decoy_hash};
 use crate::accounts::{Account, ArchiveFilter, ArchivedGame, HistoryPoint, Leader, Tally};
 use crate::error::ApiError;
+use crate::game::Status;
 use crate::listener::ClientAddr;
 use crate::name::PlayerName;
 use crate::ratings::Category;
 use crate::time::now_ms;
+use crate::view::{GameView, SeatView};
 use crate::{Shared, api};
 
 /// The session cookie's name.
@@ -51,6 +55,7 @@ pub fn router() -> Router<Shared> {
         .route("/account/password", post(change_password))
         .route("/account/delete", post(delete_account))
         .route("/account/claim", post(claim))
+        .route("/account/games", get(account_games))
         .route("/players/{name}", get(profile))
         .route("/players/{name}/games", get(games))
         .route("/players/{name}/games.txt", get(export))
@@ -374,6 +379,92 @@ async fn claim(
         }
     }
     Ok(Json(ClaimView { claimed }))
+}
+
+/// A game in progress (or waiting for an opponent) that the logged-in account sits in.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+pub struct AccountGame {
+    /// The game's id.
+    pub id: String,
+    /// The account's seat.
+    pub seat: SeatView,
+    /// That seat's token: the session proves whose seat it is, so any device the account
+    /// logs in on can play it.
+    pub token: String,
+    /// Whether it is the account's move.
+    pub your_turn: bool,
+    /// The game's state.
+    pub game: GameView,
+}
+
+/// A challenge waiting for the logged-in account's answer.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+pub struct IncomingChallenge {
+    /// The game the challenge is.
+    pub id: String,
+    /// The challenger's name.
+    pub from: Option<String>,
+    /// The game's state: its settings, the challenger's seat and rating.
+    pub game: GameView,
+}
+
+/// The logged-in account's unfinished games, those waiting for its move first, and the
+/// challenges waiting for its answer.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+pub struct AccountGamesView {
+    /// The games, the account's turn first, then the most recently changed.
+    pub games: Vec<AccountGame>,
+    /// Challenges to the account, the newest first.
+    pub challenges: Vec<IncomingChallenge>,
+}
+
+async fn account_games(
+    State(state): State<Shared>,
+    viewer: Viewer,
+) -> Result<Json<AccountGamesView>, ApiError> {
+    let (account, _) = viewer.required()?;
+    let now = now_ms();
+    let open = state
+        .store
+        .account_games(&account.id, api::MAX_OPEN_GAMES)
+        .await?;
+    let challenges = open
+        .iter()
+        .filter(|(g, _)| {
+            g.status == Status::Waiting
+                && g.challenge
+                    .as_ref()
+                    .is_some_and(|c| c.account == account.id)
+        })
+        .map(|(g, seq)| IncomingChallenge {
+            id: g.id.clone(),
+            from: g
+                .seats
+                .iter()
+                .find_map(|s| s.name.as_ref().map(|n| n.to_string())),
+            game: GameView::of(g, *seq, now),
+        })
+        .collect();
+    let mut games: Vec<AccountGame> = open
+        .into_iter()
+        .filter_map(|(game, seq)| {
+            // The link is a hint; the seat itself says whose it is.
+            let color = [Color::Black, Color::White]
+                .into_iter()
+                .find(|&c| game.seat(c).account.as_deref() == Some(account.id.as_str()))?;
+            let token = game.seat(color).token.as_ref()?.as_str().to_string();
+            Some(AccountGame {
+                id: game.id.clone(),
+                seat: color.into(),
+                token,
+                your_turn: game.status == Status::Playing && game.turn() == color,
+                game: GameView::of(&game, seq, now),
+            })
+        })
+        .collect();
+    // Stable: within each group the most recently changed stays first.
+    games.sort_by_key(|g| !g.your_turn);
+    Ok(Json(AccountGamesView { games, challenges }))
 }
 
 /// A rating as a profile shows it.

@@ -7,8 +7,8 @@ use konane_engine::Level;
 use serde::{Deserialize, Serialize};
 
 use crate::game::{
-    ClockState, EndReason, EngineHost, GameError, GameResult, Mode, Seat, SeatRating, SeatToken,
-    ServedGame, Status,
+    Challenge, ClockState, EndReason, EngineHost, GameError, GameResult, Mode, Seat, SeatRating,
+    SeatToken, ServedGame, Status,
 };
 use crate::name::PlayerName;
 
@@ -75,6 +75,18 @@ pub struct GameRow {
     /// none, and the server's engine played them.
     #[serde(default, skip_serializing_if = "is_server")]
     pub engine_host: EngineHost,
+    /// The account a challenge waits for.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub challenge: Option<RowChallenge>,
+}
+
+/// A challenge as stored: the challenged account and its name.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct RowChallenge {
+    /// The account's id.
+    pub account: String,
+    /// Its name.
+    pub name: String,
 }
 
 fn is_server(host: &EngineHost) -> bool {
@@ -110,6 +122,10 @@ impl GameRow {
             client: g.client.clone(),
             rated: g.rated,
             engine_host: g.engine_host,
+            challenge: g.challenge.as_ref().map(|c| RowChallenge {
+                account: c.account.clone(),
+                name: c.name.to_string(),
+            }),
         }
     }
 
@@ -161,6 +177,16 @@ impl GameRow {
             account: s.account,
             rating: s.rating,
         };
+        let challenge = self
+            .challenge
+            .map(|c| match PlayerName::parse(&c.name) {
+                Ok(name) => Ok(Challenge {
+                    account: c.account,
+                    name,
+                }),
+                Err(e) => Err(corrupt(format!("challenge: {e}"))),
+            })
+            .transpose()?;
         let [black, white] = self.seats;
         Ok(ServedGame {
             id: self.id,
@@ -176,6 +202,7 @@ impl GameRow {
             client: self.client,
             rated: self.rated,
             engine_host: self.engine_host,
+            challenge,
         })
     }
 }

@@ -6,7 +6,7 @@ use sqlx::Row;
 
 use crate::game::ServedGame;
 use crate::name::PlayerName;
-use crate::store::{Store, StoreError, corrupt_row, insert_query};
+use crate::store::{Store, StoreError, corrupt_row, insert_query, link_accounts};
 
 /// A player waiting to be paired.
 #[derive(Clone, PartialEq, Debug)]
@@ -126,6 +126,7 @@ impl Store {
             }
         }
         insert_query(game, now)?.execute(&mut *tx).await?;
+        link_accounts(&mut tx, game).await?;
         tx.commit().await?;
         Ok(true)
     }

@@ -14,7 +14,7 @@ use std::path::Path;
 use sqlx::any::{AnyPoolOptions, install_default_drivers};
 use sqlx::{AnyPool, Row};
 
-use crate::game::ServedGame;
+use crate::game::{ServedGame, Status};
 use crate::notice::Notice;
 use crate::row::GameRow;
 
@@ -174,7 +174,14 @@ impl Store {
     /// Stores a new game with sequence number 1. Nobody watches a game before it exists
     /// (a page's socket reads the stored state when it opens), so nothing is announced.
     pub async fn insert(&self, game: &ServedGame, now: i64) -> Result<(), StoreError> {
-        insert_query(game, now)?.execute(&self.pool).await?;
+        if !seats_accounts(game) {
+            insert_query(game, now)?.execute(&self.pool).await?;
+            return Ok(());
+        }
+        let mut tx = self.pool.begin().await?;
+        insert_query(game, now)?.execute(&mut *tx).await?;
+        link_accounts(&mut tx, game).await?;
+        tx.commit().await?;
         Ok(())
     }
 
@@ -216,6 +223,63 @@ impl Store {
         Ok(stored == 1)
     }
 
+    /// [`Store::update`] for a change that seated an account (a join): the game and the
+    /// link from the account to it in one transaction.
+    pub async fn update_seated(
+        &self,
+        game: &ServedGame,
+        seq: i64,
+        now: i64,
+        state: Option<&str>,
+    ) -> Result<bool, StoreError> {
+        let Some(mut tx) = self.begin_update(game, seq, now).await? else {
+            return Ok(false);
+        };
+        link_accounts(&mut tx, game).await?;
+        self.notify(&mut tx, game, seq + 1, state).await?;
+        tx.commit().await?;
+        Ok(true)
+    }
+
+    /// A transaction that has stored `game` over `seq`, for more to join it; none (and
+    /// nothing stored) when someone else changed the game first.
+    pub(crate) async fn begin_update(
+        &self,
+        game: &ServedGame,
+        seq: i64,
+        now: i64,
+    ) -> Result<Option<sqlx::Transaction<'static, sqlx::Any>>, StoreError> {
+        let mut tx = self.pool.begin().await?;
+        if update_query(game, seq, now)?
+            .execute(&mut *tx)
+            .await?
+            .rows_affected()
+            != 1
+        {
+            tx.rollback().await?;
+            return Ok(None);
+        }
+        Ok(Some(tx))
+    }
+
+    /// The unfinished games `account` holds a seat in or is challenged to, with their
+    /// sequence numbers.
+    pub async fn account_games(
+        &self,
+        account: &str,
+        limit: i64,
+    ) -> Result<Vec<(ServedGame, i64)>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT g.id, g.data, g.seq FROM account_games l JOIN games g ON g.id = l.game_id \
+             WHERE l.account_id = $1 AND g.status <> 'finished' ORDER BY g.updated_at DESC LIMIT $2",
+        )
+        .bind(account)
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?;
+        decode_rows(rows)
+    }
+
     /// Stores `old` (if still at `seq`) and inserts `new` in one transaction: both or
     /// neither. False when `old` changed first, and then nothing is stored.
     pub async fn update_and_insert(
@@ -225,18 +289,12 @@ impl Store {
         new: &ServedGame,
         now: i64,
     ) -> Result<bool, StoreError> {
-        let mut tx = self.pool.begin().await?;
-        let updated = update_query(old, seq, now)?
-            .execute(&mut *tx)
-            .await?
-            .rows_affected()
-            == 1;
-        if !updated {
-            tx.rollback().await?;
+        let Some(mut tx) = self.begin_update(old, seq, now).await? else {
             return Ok(false);
-        }
+        };
         insert_query(new, now)?.execute(&mut *tx).await?;
-        self.notify(&mut tx, old, seq + 1).await?;
+        link_accounts(&mut tx, new).await?;
+        self.notify(&mut tx, old, seq + 1, None).await?;
         tx.commit().await?;
         Ok(true)
     }
@@ -323,22 +381,57 @@ impl Store {
     }
 
     /// Tells the other instances (PostgreSQL), when `tx` commits, that `game` is now at
-    /// `seq`; they read it back if they show it.
+    /// `seq`, with `state` (the JSON its pages are sent) when given; without, they read it
+    /// back if they show it.
     pub(crate) async fn notify(
         &self,
         tx: &mut sqlx::Transaction<'_, sqlx::Any>,
         game: &ServedGame,
         seq: i64,
+        state: Option<&str>,
     ) -> Result<(), StoreError> {
         if self.backend == Backend::Postgres {
             sqlx::query("SELECT COUNT(pg_notify($1, $2)) AS n")
                 .bind(CHANNEL)
-                .bind(self.notice(game, seq, None).encode())
+                .bind(self.notice(game, seq, state).encode())
                 .execute(&mut **tx)
                 .await?;
         }
         Ok(())
     }
+}
+
+/// Whether a person with an account sits in `game`, or a challenge waits for one.
+fn seats_accounts(game: &ServedGame) -> bool {
+    game.seats.iter().any(|s| s.account.is_some()) || game.challenge.is_some()
+}
+
+/// Links each account seated in unfinished `game` to it, and the account a challenge waits
+/// for, for [`Store::account_games`]; guests and finished games get none.
+pub(crate) async fn link_accounts(
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+    game: &ServedGame,
+) -> Result<(), StoreError> {
+    if game.status == Status::Finished {
+        return Ok(());
+    }
+    let challenged = game.challenge.as_ref().map(|c| c.account.as_str());
+    for account in game
+        .seats
+        .iter()
+        .filter_map(|s| s.account.as_deref())
+        .chain(challenged)
+    {
+        sqlx::query(
+            "INSERT INTO account_games (account_id, game_id) VALUES ($1, $2) \
+             ON CONFLICT (account_id, game_id) DO NOTHING",
+        )
+        .bind(account.to_string())
+        .bind(game.id.clone())
+        .execute(&mut **tx)
+        .await?;
+    }
+    Ok(())
 }
 
 type Query<'q> = sqlx::query::Query<'q, sqlx::Any, sqlx::any::AnyArguments>;

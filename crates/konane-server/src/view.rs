@@ -163,6 +163,9 @@ pub struct GameView {
     /// [`browser_seed`](crate::game::browser_seed)).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub engine_seed: Option<u64>,
+    /// The name of the player a challenge waits for.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub challenge: Option<String>,
     /// Counts the game's changes.
     pub seq: i64,
     /// The server's clock when this was sent (Unix ms).
@@ -227,6 +230,7 @@ impl GameView {
             level,
             engine_host: (g.mode == Mode::Engine).then_some(g.engine_host),
             engine_seed: g.browser_seed(seq),
+            challenge: g.challenge.as_ref().map(|c| c.name.to_string()),
             seq,
             server_time: now,
         }

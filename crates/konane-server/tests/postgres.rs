@@ -217,3 +217,43 @@ async fn two_instances_rate_a_puzzle_attempt_once() {
     }
     assert_eq!(common::puzzle_rating(&a, &ana).await["attempts"], 1);
 }
+
+/// A game one instance seated an account in is listed, with the seat's token, by the other
+/// instance to the same account logged in on another browser; it drops off when it ends.
+#[tokio::test]
+async fn an_accounts_games_are_listed_by_every_instance() {
+    let Some(url) = database() else { return };
+    let a = start_with(0, Some(url.clone())).await;
+    let b = start_with(0, Some(url)).await;
+    let mut ana = common::fresh_player(&a, "ana").await;
+    let mut kai = common::fresh_player(&b, "kai").await;
+    let (id, black, white) = common::rated_game(&a, &mut ana, &b, &mut kai).await;
+    let mut phone = b.player(&ana.name, "127.0.0.9");
+    let login = json!({"name": ana.name, "password": "a good long password"});
+    let (status, _) = b
+        .send(
+            &mut phone,
+            reqwest::Method::POST,
+            "/api/session",
+            Some(login),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    let (_, list) = b
+        .send(&mut phone, reqwest::Method::GET, "/api/account/games", None)
+        .await;
+    assert_eq!(list["games"][0]["id"], id.as_str(), "{list}");
+    assert_eq!(list["games"][0]["token"], black.as_str());
+    let (_, list) = a
+        .send(&mut kai, reqwest::Method::GET, "/api/account/games", None)
+        .await;
+    assert_eq!(list["games"][0]["token"], white.as_str(), "{list}");
+    let (status, _) = b
+        .post(&format!("/api/games/{id}/resign"), Some(&black))
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    let (_, list) = a
+        .send(&mut phone, reqwest::Method::GET, "/api/account/games", None)
+        .await;
+    assert_eq!(list["games"], json!([]), "{list}");
+}

@@ -1,7 +1,9 @@
 //! Players in two real headless Chromiums against the real `konane serve`: both register
 //! on the account screen, quick pairing puts them in one rated 6+0 game, the game ends, and
 //! both profiles show the new ratings, the graph and the game in the archive. A guest's
-//! name is refused with the reason in the page's language. Screenshots of the account and
+//! name is refused with the reason in the page's language. A game begun on one device is
+//! listed and played on another where the same account logs in; a challenge sent from a
+//! profile is seen, accepted and declined. Screenshots of the account and
 //! profile screens at phone and desktop size, light and dark, in three languages
 //! (target/screenshots/players-*.png).
 //!
@@ -159,6 +161,18 @@ async fn two_players_register_play_a_rated_game_and_see_it_on_their_profiles() {
         let shown = attr(c, "[data-archive-game] [data-outcome]", "data-outcome").await;
         assert_eq!(shown.as_deref(), Some(outcome), "{name}");
         wait_for(c, "[data-graph='blitz'] polyline", 10).await;
+        // The graph's one game is dated under its point.
+        let today = c
+            .execute(
+                "return new Date().toLocaleDateString('en-US', {day: 'numeric', month: 'short'});",
+                vec![],
+            )
+            .await
+            .unwrap();
+        assert_eq!(
+            text(c, "[data-graph='blitz'] [data-graph-date]").await,
+            today.as_str().unwrap()
+        );
         // The export holds the game's record.
         let href = attr(c, "[data-export]", "href").await.unwrap();
         let records = reqwest::get(format!("{}{href}", rig.base))
@@ -277,4 +291,240 @@ async fn a_guest_name_is_checked_and_kept_and_wrong_logins_are_worded() {
         assert!(c.find(Locator::Css("[data-login-link]")).await.is_ok());
         assert_no_console_errors(&c, "a guest's game").await;
     }
+}
+
+/// A game Ana began on her computer shows under "Your games" on her phone once she logs in
+/// there, and the move she makes on the phone is accepted; logging out forgets its seat.
+#[tokio::test]
+async fn a_game_begun_on_one_device_is_played_on_another() {
+    if !browsers_present() {
+        return;
+    }
+    let rig = rig("devices");
+    let ana = rig.browser("ana", 1280, 900).await;
+    let kai = rig.browser("kai", 1280, 900).await;
+    register(&ana, &rig.base, "Ana").await;
+    register(&kai, &rig.base, "Kai").await;
+    ana.goto(&rig.base).await.unwrap();
+    set_option(&ana, "size", "6x6").await;
+    set_option(&ana, "color", "black").await;
+    click(&ana, "[data-start=friend]").await;
+    wait_status(&ana, &["waiting"], 10).await;
+    let invite = wait_for(&ana, "[data-invite]", 10)
+        .await
+        .prop("value")
+        .await
+        .unwrap()
+        .unwrap();
+    let id = invite
+        .trim_end_matches("?join")
+        .rsplit('/')
+        .next()
+        .unwrap()
+        .to_string();
+    kai.goto(&invite).await.unwrap();
+    wait_status(&kai, &["their-move"], 10).await;
+
+    let phone = rig.browser("ana-phone", 390, 844).await;
+    phone.goto(&format!("{}/account", rig.base)).await.unwrap();
+    fill(&phone, "login", "name", "ana").await;
+    fill(&phone, "login", "password", "a good long password").await;
+    click(&phone, "[data-form='login'] button[type='submit']").await;
+    let css = format!("[data-your-game='{id}']");
+    wait_for(&phone, &css, 10).await;
+    assert_eq!(
+        attr(&phone, &css, "data-your-turn").await.as_deref(),
+        Some("true")
+    );
+    for (tag, width, height) in [("desktop", 1280, 900), ("phone", 390, 844)] {
+        emulate_screen(&phone, width, height).await;
+        for scheme in ["light", "dark"] {
+            emulate(&phone, scheme, "reduce").await;
+            phone
+                .execute(
+                    "document.querySelector('[data-your-games]').scrollIntoView();",
+                    vec![],
+                )
+                .await
+                .unwrap();
+            screenshot(&phone, &format!("players-other-device-{tag}-{scheme}")).await;
+        }
+    }
+    click(&phone, &format!("{css} a")).await;
+    wait_status(&phone, &["your-move"], 10).await;
+    play_one(&phone).await;
+    wait_more_moves(&kai, 0, "Kai never saw the move made on the phone").await;
+    wait_status(&kai, &["your-move"], 10).await;
+    assert_no_console_errors(&phone, "the game on the second device").await;
+
+    // Logged out, the phone holds the seat no more.
+    phone.goto(&format!("{}/account", rig.base)).await.unwrap();
+    click(&phone, "[data-logout]").await;
+    wait_for(&phone, "[data-start=engine]", 10).await;
+    let held = phone
+        .execute(
+            "return localStorage.getItem('konane.tokens') || '';",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert!(!held.as_str().unwrap().contains(&id), "{held}");
+    assert_no_console_errors(&phone, "logging out").await;
+}
+
+/// A guest whose saved name somebody registered since plays on without it, told once why.
+#[tokio::test]
+async fn a_saved_guest_name_registered_since_is_dropped_and_said() {
+    if !browsers_present() {
+        return;
+    }
+    let rig = rig("dropped");
+    let http = reqwest::Client::new();
+    for (code, w, h, scheme) in [
+        ("en", 1280, 900, "light"),
+        ("de", 390, 844, "dark"),
+        ("cs", 390, 844, "light"),
+    ] {
+        let name = format!("Lani{code}");
+        let c = rig
+            .browser_speaking(&format!("dropped-{code}"), w, h, code)
+            .await;
+        emulate(&c, scheme, "reduce").await;
+        c.goto(&format!("{}/account", rig.base)).await.unwrap();
+        fill(&c, "guest", "guest", &name).await;
+        click(&c, "[data-form='guest'] button[type='submit']").await;
+        notice(&c, "guest").await;
+        // Somebody else registers the name meanwhile.
+        let r = http
+            .post(format!("{}/api/accounts", rig.base))
+            .json(&json!({"name": name, "password": "a good long password"}))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.status(), reqwest::StatusCode::CREATED);
+        c.goto(&rig.base).await.unwrap();
+        click(&c, "[data-start='friend']").await;
+        wait_status(&c, &["waiting"], 10).await;
+        let words = strings(code);
+        let said = words["name.dropped"]
+            .as_str()
+            .unwrap()
+            .replace("{name}", &name);
+        assert_eq!(text(&c, "[data-notice]").await, said);
+        let tag = if w > 400 { "desktop" } else { "phone" };
+        screenshot(&c, &format!("players-name-dropped-{code}-{tag}-{scheme}")).await;
+        let saved = c
+            .execute("return localStorage.getItem('konane.name');", vec![])
+            .await
+            .unwrap();
+        assert_eq!(saved, serde_json::Value::Null);
+        // Said once: the next game opens without it.
+        c.goto(&rig.base).await.unwrap();
+        click(&c, "[data-start='friend']").await;
+        wait_status(&c, &["waiting"], 10).await;
+        assert_eq!(text(&c, "[data-notice]").await, "");
+        // The one refusal that told the page is the browser's to log, nothing else.
+        assert_no_console_errors_but(&c, "a dropped guest name", &["status of 409"]).await;
+    }
+}
+
+/// Ana challenges Kai from his profile with the usual settings; Kai finds the challenge on
+/// his start page, worded in his language, and accepts it; a second one he declines.
+#[tokio::test]
+async fn a_challenge_from_a_profile_is_seen_and_accepted() {
+    if !browsers_present() {
+        return;
+    }
+    let rig = rig("challenge");
+    let ana = rig.browser("ana", 1280, 900).await;
+    let kai = rig.browser("kai", 390, 844).await;
+    register(&ana, &rig.base, "Ana").await;
+    register(&kai, &rig.base, "Kai").await;
+    let send = |c: Client| {
+        let base = rig.base.clone();
+        async move {
+            c.goto(&format!("{base}/@/Kai")).await.unwrap();
+            click(&c, "[data-challenge-link]").await;
+            wait_for(&c, "[data-challenge-banner]", 10).await;
+            set_option(&c, "size", "8x8").await;
+            set_option(&c, "clock", "6+0").await;
+            set_option(&c, "color", "black").await;
+            click(&c, "[data-start=challenge]").await;
+            wait_status(&c, &["waiting"], 10).await;
+            let url = c.current_url().await.unwrap();
+            url.path().strip_prefix("/game/").unwrap().to_string()
+        }
+    };
+    let id = send(ana.clone()).await;
+    let words = strings("en");
+    let waiting = words["challenge.waiting"]
+        .as_str()
+        .unwrap()
+        .replace("{name}", "Kai");
+    assert_eq!(text(&ana, "[data-you-play]").await, waiting);
+    // Her own profile offers no challenge.
+    ana.goto(&format!("{}/@/Ana", rig.base)).await.unwrap();
+    wait_for(&ana, "[data-profile='Ana']", 10).await;
+    assert!(
+        ana.find(Locator::Css("[data-challenge-link]"))
+            .await
+            .is_err()
+    );
+    for (tag, w, h) in [("desktop", 1280, 900), ("phone", 390, 844)] {
+        emulate_screen(&ana, w, h).await;
+        ana.goto(&format!("{}/?challenge=Kai", rig.base))
+            .await
+            .unwrap();
+        wait_for(&ana, "[data-challenge-banner]", 10).await;
+        for scheme in ["light", "dark"] {
+            emulate(&ana, scheme, "reduce").await;
+            screenshot(&ana, &format!("players-challenge-form-{tag}-{scheme}")).await;
+        }
+    }
+
+    kai.goto(&rig.base).await.unwrap();
+    let css = format!("[data-challenge='{id}']");
+    wait_for(&kai, &css, 10).await;
+    let from = words["challenge.from"]
+        .as_str()
+        .unwrap()
+        .replace("{name}", "Ana");
+    assert!(text(&kai, &css).await.contains(&from));
+    for (code, scheme) in [("en", "light"), ("de", "dark"), ("cs", "light")] {
+        choose_language(&kai, code).await;
+        wait_for(&kai, &css, 10).await;
+        emulate(&kai, scheme, "reduce").await;
+        kai.execute(
+            "document.querySelector('[data-challenges]').scrollIntoView();",
+            vec![],
+        )
+        .await
+        .unwrap();
+        screenshot(
+            &kai,
+            &format!("players-challenge-incoming-{code}-phone-{scheme}"),
+        )
+        .await;
+    }
+    choose_language(&kai, "en").await;
+    click(&kai, &format!("[data-accept='{id}']")).await;
+    wait_status(&kai, &["their-move"], 10).await;
+    ana.goto(&format!("{}/game/{id}", rig.base)).await.unwrap();
+    wait_status(&ana, &["your-move"], 10).await;
+    let game: serde_json::Value = reqwest::get(format!("{}/api/games/{id}", rig.base))
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(game["players"]["white"]["name"], "Kai", "{game}");
+    assert_eq!(game["rated"], false, "{game}");
+
+    // A second challenge, declined: it leaves Kai's list.
+    let second = send(ana.clone()).await;
+    kai.goto(&rig.base).await.unwrap();
+    click(&kai, &format!("[data-decline='{second}']")).await;
+    wait_gone(&kai, &format!("[data-challenge='{second}']")).await;
+    assert_no_console_errors(&kai, "answering challenges").await;
+    assert_no_console_errors(&ana, "sending challenges").await;
 }
