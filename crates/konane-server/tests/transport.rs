@@ -9,7 +9,7 @@ mod common;
 use std::net::SocketAddr;
 use std::time::Duration;
 
-use common::{TestServer, start, start_configured};
+use common::{TestServer, first_legal, start, start_configured};
 use konane_server::limits::Limits;
 use reqwest::StatusCode;
 use serde_json::{Value, json};
@@ -327,6 +327,26 @@ async fn a_silent_websocket_is_closed_and_a_live_one_kept() {
     })
     .await;
     assert!(closed.is_ok(), "the silent socket is still open");
+}
+
+#[tokio::test]
+async fn a_message_longer_than_the_sockets_read_buffer_is_read_whole() {
+    let s = start().await;
+    let (id, token, _) = s
+        .create_seated(json!({"mode": "local", "size": "4x4"}))
+        .await;
+    let mut socket = s.socket(&id).await;
+    let state = socket.next_state(5).await;
+    // A hello padded to five times the 1 KiB read buffer: read in pieces, understood whole.
+    let padding = " ".repeat(5 * 1024);
+    socket
+        .send_text(format!("{{\"token\": \"{token}\"{padding}}}"))
+        .await;
+    let (status, _) = s.play(&id, Some(&token), &first_legal(&state), 0).await;
+    assert_eq!(status, StatusCode::OK);
+    // The socket is still open and hears the move.
+    let after = socket.next_state(5).await;
+    assert_eq!(after["moves"].as_array().map(Vec::len), Some(1), "{after}");
 }
 
 #[tokio::test]

@@ -299,10 +299,14 @@ impl Socket {
 impl Socket {
     /// Says who this page's player is, as the page does on connect.
     pub async fn hello(&mut self, token: &str) {
+        self.send_text(json!({ "token": token }).to_string()).await;
+    }
+
+    /// Sends a text message as it is.
+    pub async fn send_text(&mut self, text: String) {
         use futures_util::SinkExt;
-        let hello = json!({ "token": token }).to_string();
         self.0
-            .send(tokio_tungstenite::tungstenite::Message::Text(hello.into()))
+            .send(tokio_tungstenite::tungstenite::Message::Text(text.into()))
             .await
             .unwrap();
     }
