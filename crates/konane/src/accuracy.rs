@@ -22,7 +22,8 @@ pub struct AccuracyArgs {
 #[derive(Subcommand, Debug)]
 enum Action {
     /// Play self-play games to a random ply, prove the position won for the side to move,
-    /// name every winning move, and append it to a file (run again to go on).
+    /// name every winning move, and append it to a file when some move loses (run again to
+    /// go on).
     Label(LabelArgs),
     /// Let the engine think on every position of a file and count the wins it keeps.
     Run {
@@ -171,7 +172,7 @@ fn label(args: &LabelArgs) -> Result<()> {
         "{spinner} labelling [{bar:30}] {pos}/{len} positions, {elapsed} (left {eta}) {msg}",
     )?);
     bar.set_position(existing.len() as u64);
-    let (mut tried, mut too_hard, mut lost) = (0u64, 0u64, 0u64);
+    let (mut tried, mut too_hard, mut lost, mut no_choice) = (0u64, 0u64, 0u64, 0u64);
     // Game i plays from stream i of the seed. A continued run starts at the file's length,
     // so it may meet games it skipped before (tried again) but never labels a position twice.
     let mut game_index = existing.len() as u64;
@@ -191,7 +192,9 @@ fn label(args: &LabelArgs) -> Result<()> {
             continue;
         }
         tried += 1;
-        bar.set_message(format!("{tried} tried, {too_hard} too hard, {lost} lost"));
+        bar.set_message(format!(
+            "{tried} tried, {too_hard} too hard, {lost} lost, {no_choice} without a losing move"
+        ));
         match engine.solve(&pos, nodes, &stop).0 {
             Err(_) => too_hard += 1,
             Ok(p) if !p.win => lost += 1,
@@ -200,6 +203,11 @@ fn label(args: &LabelArgs) -> Result<()> {
                     too_hard += 1;
                     continue;
                 };
+                // Where every move wins there is nothing to get wrong.
+                if labelled.winning.len() == labelled.legal {
+                    no_choice += 1;
+                    continue;
+                }
                 writeln!(file, "{}", labelled.line())?;
                 file.flush()?;
                 seen.insert(pos);
@@ -210,7 +218,7 @@ fn label(args: &LabelArgs) -> Result<()> {
     bar.finish();
     println!(
         "{} positions in {} ({tried} tried this run: {too_hard} too hard for {nodes} nodes, \
-         {lost} lost for the side to move)",
+         {lost} lost for the side to move, {no_choice} where every move wins)",
         seen.len(),
         out.display()
     );
@@ -264,11 +272,19 @@ fn measure(file: &Path, times: &[u64]) -> Result<()> {
         chance * 100.0
     );
     println!();
-    println!("{:>8} {:>14} {:>8}", "think", "kept the win", "share");
+    // Positions where at most half the moves win: where a weak move is easy to find.
+    let hard = positions
+        .iter()
+        .filter(|l| 2 * l.winning.len() <= l.legal)
+        .count();
+    println!(
+        "{:>8} {:>14} {:>8} {:>22}",
+        "think", "kept the win", "share", "where half or fewer win"
+    );
     for &ms in times {
         let engine = Engine::new(EngineConfig::default());
         let bar = ProgressBar::new(positions.len() as u64);
-        let mut kept = 0;
+        let (mut kept, mut kept_hard) = (0, 0);
         for l in &positions {
             let limits = Limits {
                 time_ms: Some(ms),
@@ -283,15 +299,17 @@ fn measure(file: &Path, times: &[u64]) -> Result<()> {
             );
             if result.best.is_some_and(|m| l.winning.contains(&m)) {
                 kept += 1;
+                kept_hard += usize::from(2 * l.winning.len() <= l.legal);
             }
             bar.inc(1);
         }
         bar.finish_and_clear();
         println!(
-            "{:>6}ms {:>14} {:>7.1}%",
+            "{:>6}ms {:>14} {:>7.1}% {:>22}",
             ms,
             format!("{kept}/{}", positions.len()),
-            kept as f64 * 100.0 / positions.len() as f64
+            kept as f64 * 100.0 / positions.len() as f64,
+            format!("{kept_hard}/{hard}")
         );
     }
     Ok(())

@@ -59,6 +59,7 @@ fn labels_name_exactly_the_winning_moves_and_the_measure_reads_them() {
         let winning: Vec<&str> = winning.split_whitespace().collect();
         let moves = pos.legal_move_texts();
         assert_eq!(moves.len(), legal.parse::<usize>().unwrap(), "{line}");
+        assert!(winning.len() < moves.len(), "some move must lose: {line}");
         for m in &moves {
             let mut after = pos;
             after.play_text(m).unwrap();
