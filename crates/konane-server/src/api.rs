@@ -831,12 +831,9 @@ async fn socket(
     upgrade: WebSocketUpgrade,
 ) -> Result<Response, ApiError> {
     load(&state, &id).await?;
-    // Pages send little (a hello, pongs, closes), and the read buffer is allocated for the
-    // socket's whole life: 1 KiB instead of 4 took an idle open game from 13.1 to 10.3 KiB.
-    // Longer messages are read in several pieces. Writes go out at once (every send is
-    // flushed anyway), so no write buffer is kept either.
+    // Writes go out at once (every send is flushed anyway), so no write buffer is kept.
     Ok(upgrade
-        .read_buffer_size(1024)
+        .read_buffer_size(ws::READ_BUFFER)
         .write_buffer_size(0)
         .max_message_size(64 * 1024)
         .on_upgrade(move |s| ws::serve(s, state, id)))

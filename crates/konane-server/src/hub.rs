@@ -14,8 +14,10 @@ use tokio::sync::broadcast;
 
 use crate::game::ServedGame;
 
-/// Messages a slow page may fall behind by before it is told to resync.
-const BACKLOG: usize = 32;
+/// Messages a slow page may fall behind by before it is sent the current state instead.
+/// Every message is a whole state, so a short backlog loses nothing; each slot is kept
+/// for the channel's life, and so is the last state sent through it.
+const BACKLOG: usize = 8;
 
 struct Channel {
     tx: broadcast::Sender<Arc<str>>,
@@ -23,8 +25,9 @@ struct Channel {
     /// The sequence number of the last state sent: an older one that arrives late (a
     /// slow task, another instance's notification overtaking) is dropped.
     sent: i64,
-    /// The game as last stored or read here, and its sequence number.
-    latest: Option<(ServedGame, i64)>,
+    /// The game as last stored or read here, and its sequence number (boxed: the map
+    /// keeps room for more channels than it holds).
+    latest: Option<Box<(ServedGame, i64)>>,
     /// Pages holding each seat.
     present: [usize; 2],
     /// When each seat's last page closed (Unix ms).
@@ -89,7 +92,7 @@ impl Hub {
     /// kept copy older than `seq` is forgotten.
     pub fn publish(&self, id: &str, seq: i64, state: Arc<str>) {
         if let Some(channel) = self.lock().get_mut(id) {
-            if channel.latest.as_ref().is_some_and(|(_, s)| *s < seq) {
+            if channel.latest.as_deref().is_some_and(|(_, s)| *s < seq) {
                 channel.latest = None;
             }
             if seq > channel.sent {
@@ -103,15 +106,17 @@ impl Hub {
     /// unless a newer copy is kept.
     pub fn remember(&self, game: &ServedGame, seq: i64) {
         if let Some(channel) = self.lock().get_mut(&game.id)
-            && channel.latest.as_ref().is_none_or(|(_, s)| *s <= seq)
+            && channel.latest.as_deref().is_none_or(|(_, s)| *s <= seq)
         {
-            channel.latest = Some((game.clone(), seq));
+            channel.latest = Some(Box::new((game.clone(), seq)));
         }
     }
 
     /// The kept copy of a game and its sequence number, if its pages are open here.
     pub fn latest(&self, id: &str) -> Option<(ServedGame, i64)> {
-        self.lock().get(id).and_then(|c| c.latest.clone())
+        self.lock()
+            .get(id)
+            .and_then(|c| c.latest.as_deref().cloned())
     }
 
     /// Whether any page watches the game here.

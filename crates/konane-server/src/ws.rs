@@ -10,12 +10,17 @@ use std::sync::Arc;
 
 use axum::extract::ws::{Message, WebSocket};
 use futures_util::{SinkExt, StreamExt};
+use konane_core::Color;
 use serde::Deserialize;
 use tokio::sync::broadcast::error::RecvError;
 
 use crate::Shared;
-use crate::game::Holder;
+use crate::game::{Holder, ServedGame};
 use crate::view::GameView;
+
+/// Bytes a socket reads at a time. Pages send little (a hello, pongs, closes) and this
+/// buffer is kept for the socket's whole life; a longer message is read in pieces.
+pub const READ_BUFFER: usize = 256;
 
 /// What a page may say on its socket.
 #[derive(Deserialize)]
@@ -25,20 +30,18 @@ struct Hello {
 }
 
 /// Serves one page's socket until either side closes it.
+///
+/// The task lives as long as the socket, and a task keeps room for everything alive at
+/// any of its awaits: so no game is held across one here, only its JSON (the game is
+/// large, and the store's futures too; an idle open game's socket task was 3.3 KiB).
 pub async fn serve(socket: WebSocket, state: Shared, id: String) {
     // Subscribe before reading the state, so no change can slip between the two.
     let mut watch = state.hub.watch(&id);
     let (mut tx, mut rx) = socket.split();
-    let Ok(Some((game, seq))) = state.store.load(&id).await else {
+    let Some(current) = first_state(&state, &id, watch.first).await else {
         let _ = tx.send(Message::Close(None)).await;
         return;
     };
-    state.hub.remember(&game, seq);
-    // The engine playing itself waits for a watcher: this may be the one.
-    if watch.first && game.engine_turn().is_some_and(|t| t.self_play) {
-        state.schedule(&game, seq);
-    }
-    let current = GameView::of(&game, seq, crate::time::now_ms()).to_json();
     if tx.send(Message::Text(current.into())).await.is_err() {
         return;
     }
@@ -68,11 +71,10 @@ pub async fn serve(socket: WebSocket, state: Shared, id: String) {
                 }
                 // Fell behind: send the current state instead of the missed ones.
                 Err(RecvError::Lagged(_)) => {
-                    if let Ok(Some((game, seq))) = state.store.load(&id).await {
-                        let v = GameView::of(&game, seq, crate::time::now_ms()).to_json();
-                        if tx.send(Message::Text(v.into())).await.is_err() {
-                            return;
-                        }
+                    if let Some(v) = current_state(&state, &id).await
+                        && tx.send(Message::Text(v.into())).await.is_err()
+                    {
+                        return;
                     }
                 }
                 Err(RecvError::Closed) => return,
@@ -82,8 +84,7 @@ pub async fn serve(socket: WebSocket, state: Shared, id: String) {
                 Some(Ok(Message::Text(text))) => {
                     heard = true;
                     if let Ok(hello) = serde_json::from_str::<Hello>(&text)
-                        && let Ok(Some((game, _))) = state.store.load(&id).await
-                        && let Ok(Holder::One(seat)) = game.holder(Some(&hello.token))
+                        && let Some(seat) = seat_of(&state, &id, &hello.token).await
                     {
                         watch.hold_seat(seat);
                     }
@@ -93,5 +94,37 @@ pub async fn serve(socket: WebSocket, state: Shared, id: String) {
                 Some(Ok(_)) => heard = true,
             },
         }
+    }
+}
+
+/// The game as stored now, if it can be read (boxed: the store's future is large and
+/// rarely awaited here).
+async fn stored(state: &Shared, id: &str) -> Option<(ServedGame, i64)> {
+    Box::pin(state.store.load(id)).await.ok().flatten()
+}
+
+/// The state a new page is sent; the game is kept for its next change, and the engine
+/// playing itself, which waits for a watcher, may start for the `first` one.
+async fn first_state(state: &Shared, id: &str, first: bool) -> Option<String> {
+    let (game, seq) = stored(state, id).await?;
+    state.hub.remember(&game, seq);
+    if first && game.engine_turn().is_some_and(|t| t.self_play) {
+        state.schedule(&game, seq);
+    }
+    Some(GameView::of(&game, seq, crate::time::now_ms()).to_json())
+}
+
+/// The game's state now, as its pages are sent it.
+async fn current_state(state: &Shared, id: &str) -> Option<String> {
+    let (game, seq) = stored(state, id).await?;
+    Some(GameView::of(&game, seq, crate::time::now_ms()).to_json())
+}
+
+/// The seat `token` proves in the game, if one.
+async fn seat_of(state: &Shared, id: &str, token: &str) -> Option<Color> {
+    let (game, _) = stored(state, id).await?;
+    match game.holder(Some(token)) {
+        Ok(Holder::One(seat)) => Some(seat),
+        _ => None,
     }
 }

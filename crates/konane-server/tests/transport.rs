@@ -337,8 +337,8 @@ async fn a_message_longer_than_the_sockets_read_buffer_is_read_whole() {
         .await;
     let mut socket = s.socket(&id).await;
     let state = socket.next_state(5).await;
-    // A hello padded to five times the 1 KiB read buffer: read in pieces, understood whole.
-    let padding = " ".repeat(5 * 1024);
+    // A hello padded to twenty times the read buffer: read in pieces, understood whole.
+    let padding = " ".repeat(20 * konane_server::ws::READ_BUFFER);
     socket
         .send_text(format!("{{\"token\": \"{token}\"{padding}}}"))
         .await;
