@@ -4,7 +4,10 @@
 
 mod common;
 
-use common::{Player, TestServer, first_legal, registered, start};
+use common::{
+    Player, TestServer, challenges_at_once, created_or_too_many, first_legal, registered, start,
+};
+use konane_server::api::MAX_CHALLENGES as MAX;
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 
@@ -403,4 +406,62 @@ async fn one_player_cannot_bury_another_in_challenges() {
     let (status, body) = challenge(&s, &mut lea, "Kai", false).await;
     assert_eq!(status, StatusCode::CREATED, "{body}");
     assert_eq!(incoming(&s, &mut kai).await.len(), 5);
+}
+
+/// `n` accounts `{prefix}{i}`, each registered from its own address in block `block`.
+async fn accounts(s: &TestServer, prefix: &str, block: u8, n: u8) -> Vec<Player> {
+    let mut all = Vec::new();
+    for i in 0..n {
+        all.push(
+            registered(
+                s,
+                &format!("{prefix}{i}"),
+                &format!("127.{block}.0.{}", i + 2),
+            )
+            .await,
+        );
+    }
+    all
+}
+
+/// One account sends twelve challenges at once, to twelve accounts, round after round:
+/// each time five are stored, seven refused, and its list holds the five.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn challenges_sent_at_once_by_one_account_stop_at_the_limit() {
+    let s = start().await;
+    for round in 0..4u8 {
+        let block = 20 + round;
+        let mut ana = registered(&s, &format!("Ana{round}"), &format!("127.{block}.1.1")).await;
+        let targets = accounts(&s, &format!("T{round}x"), block, 12).await;
+        let sends: Vec<_> = targets
+            .iter()
+            .map(|t| (&s, &ana, t.name.as_str()))
+            .collect();
+        let answers = challenges_at_once(&sends).await;
+        assert_eq!(
+            created_or_too_many(&answers),
+            MAX,
+            "round {round}: {answers:?}"
+        );
+        assert_eq!(listed(&s, &mut ana).await.len(), MAX, "round {round}");
+    }
+}
+
+/// Twelve accounts challenge one at once, round after round: five wait for it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn challenges_sent_at_once_to_one_account_stop_at_the_limit() {
+    let s = start().await;
+    for round in 0..4u8 {
+        let block = 40 + round;
+        let mut kai = registered(&s, &format!("Kai{round}"), &format!("127.{block}.1.1")).await;
+        let senders = accounts(&s, &format!("F{round}x"), block, 12).await;
+        let sends: Vec<_> = senders.iter().map(|f| (&s, f, kai.name.as_str())).collect();
+        let answers = challenges_at_once(&sends).await;
+        assert_eq!(
+            created_or_too_many(&answers),
+            MAX,
+            "round {round}: {answers:?}"
+        );
+        assert_eq!(incoming(&s, &mut kai).await.len(), MAX, "round {round}");
+    }
 }
