@@ -158,6 +158,7 @@ export const api = {
   playerGames: (name, query) => request("GET", `/api/players/${encodeURIComponent(name)}/games?${new URLSearchParams(query)}`),
   claim: (games) => request("POST", "/api/account/claim", { games }),
   accountGames: () => request("GET", "/api/account/games"),
+  accountSeat: (id) => request("GET", `/api/account/games/${encodeURIComponent(id)}/seat`),
   several: (ids) => request("GET", `/api/games?ids=${ids.map(encodeURIComponent).join(",")}`),
   seek: (clock, rated) => named((body) => request("POST", "/api/seeks", body), { clock, rated }),
   seekStatus: (id) => request("GET", `/api/seeks/${id}`),

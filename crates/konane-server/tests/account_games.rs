@@ -465,3 +465,76 @@ async fn challenges_sent_at_once_to_one_account_stop_at_the_limit() {
         assert_eq!(incoming(&s, &mut kai).await.len(), MAX, "round {round}");
     }
 }
+
+/// A game opened directly on a device without its token: the account's session gets the
+/// token of the account's own seat, which moves; another account's game gives nothing.
+#[tokio::test]
+async fn a_game_opened_on_another_device_gets_the_accounts_own_seat_only() {
+    let s = start().await;
+    let mut ana = registered(&s, "Ana", "127.0.0.2").await;
+    let mut kai = registered(&s, "Kai", "127.0.0.3").await;
+    let mut lea = registered(&s, "Lea", "127.0.0.4").await;
+    let (_, created) = s
+        .send(
+            &mut ana,
+            Method::POST,
+            "/api/games",
+            Some(json!({"mode": "friend", "color": "black", "size": "6x6"})),
+        )
+        .await;
+    let id = created["id"].as_str().unwrap().to_string();
+    let seat = format!("/api/account/games/{id}/seat");
+    let (status, joined) = s
+        .send(
+            &mut kai,
+            Method::POST,
+            &format!("/api/games/{id}/join"),
+            None,
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{joined}");
+
+    // Ana's phone has no token for it; her session gets Black's, and it moves.
+    let mut phone = second_device(&s, "Ana", "127.0.0.5").await;
+    let (status, body) = s.send(&mut phone, Method::GET, &seat, None).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body, json!({"seat": "black", "token": created["token"]}));
+    let state = s.get(&id).await;
+    let (status, moved) = s
+        .play(&id, body["token"].as_str(), &first_legal(&state), 0)
+        .await;
+    assert_eq!(status, StatusCode::OK, "{moved}");
+    // Kai's session gets White's, never Black's.
+    let (status, body) = s.send(&mut kai, Method::GET, &seat, None).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body, json!({"seat": "white", "token": joined["token"]}));
+
+    // Lea sits in neither seat: 404 and no token, as for a game that does not exist; a
+    // guest is asked to log in. The game is as it was.
+    let before = s.get(&id).await;
+    let (status, body) = s.send(&mut lea, Method::GET, &seat, None).await;
+    assert_eq!(status, StatusCode::NOT_FOUND, "{body}");
+    assert_eq!(body["error"], "not_found");
+    for token in [&created["token"], &joined["token"]] {
+        assert!(
+            !body.to_string().contains(token.as_str().unwrap()),
+            "{body}"
+        );
+    }
+    let (status, body) = s
+        .send(
+            &mut lea,
+            Method::GET,
+            "/api/account/games/nosuchgame/seat",
+            None,
+        )
+        .await;
+    assert_eq!(status, StatusCode::NOT_FOUND, "{body}");
+    let mut guest = s.player("guest", "127.0.0.6");
+    let (status, body) = s.send(&mut guest, Method::GET, &seat, None).await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED, "{body}");
+    assert_eq!(body["error"], "login_required");
+    let after = s.get(&id).await;
+    assert_eq!(after["seq"], before["seq"], "{after}");
+    assert_eq!(after["moves"], before["moves"]);
+}
