@@ -44,6 +44,26 @@ export function forgetLent() {
   localStorage.setItem(TOKENS, JSON.stringify(kept));
 }
 
+const ENDED = "konane.game-ended";
+
+/** Tells this browser's other tabs that a game of a seat held here ended (their start page
+ * asks about the player's games and challenges again). */
+export function tellGameEnded(id) {
+  try {
+    localStorage.setItem(ENDED, JSON.stringify({ id, at: Date.now() }));
+  } catch {
+    // No storage: the other tabs find out at their next refresh.
+  }
+}
+
+/** Calls `then` whenever another tab of this browser saw a game of a seat held here end;
+ * returns the function that stops listening. */
+export function onGameEnded(then) {
+  const listen = (e) => { if (e.key === ENDED) then(); };
+  addEventListener("storage", listen);
+  return () => removeEventListener("storage", listen);
+}
+
 class ApiError extends Error {
   constructor(status, body) {
     super(body?.message || `request failed (${status})`);

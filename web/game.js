@@ -4,7 +4,7 @@
 // and sends the player's choice back. What the screen shows lives in one object, `ui`.
 
 import { sessionName } from "./account.js";
-import { api, live, remember, seatFor, takeDroppedName, tokenFor } from "./api.js";
+import { api, live, remember, seatFor, takeDroppedName, tellGameEnded, tokenFor } from "./api.js";
 import { Board, parsePosition, stoneOn } from "./board.js";
 import { Computer, engineHost } from "./computer.js";
 import { announce, h } from "./dom.js";
@@ -463,6 +463,7 @@ export async function gameScreen(app, id, wantsJoin, go) {
     }
     const movers = fresh.map((m, i) => spoken(m, (before.ply + i) % 2 === 0 ? "black" : "white"));
     const result = next.status === "finished" && before.status !== "finished" ? [endText(next.result)] : [];
+    if (result.length && mySeats().length) tellGameEnded(id);
     if (movers.length || result.length) announce([...movers, ...result].join(" "));
   }
 

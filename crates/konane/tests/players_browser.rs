@@ -627,3 +627,59 @@ async fn a_challenge_from_a_profile_is_seen_and_accepted() {
     assert_no_console_errors(&kai, "answering challenges").await;
     assert_no_console_errors(&ana, "sending challenges").await;
 }
+
+/// The start page's challenges are asked about again as soon as its tab is seen again, and
+/// when another tab saw a game of the player's end, not only every thirty seconds.
+#[tokio::test]
+async fn challenges_are_refreshed_when_the_tab_is_seen_again_and_after_a_game() {
+    if !browsers_present() {
+        return;
+    }
+    let rig = rig("challenges-seen");
+    let ana = rig.browser("ana", 1280, 900).await;
+    let kai = rig.browser("kai", 1280, 900).await;
+    register(&ana, &rig.base, "Ana").await;
+    register(&kai, &rig.base, "Kai").await;
+    kai.goto(&rig.base).await.unwrap();
+    wait_for(&kai, "[data-start=engine]", 10).await;
+    let challenge = || async {
+        let id = ana
+            .execute(
+                "return fetch('/api/games', {method: 'POST', headers: {'content-type': 'application/json'},
+                   body: JSON.stringify({mode: 'friend', color: 'black', challenge: 'Kai', clock: {minutes: 6}})})
+                   .then(r => r.json()).then(b => b.id);",
+                vec![],
+            )
+            .await
+            .unwrap();
+        format!("[data-challenge='{}']", id.as_str().unwrap())
+    };
+    let count = || async {
+        kai.find_all(Locator::Css("[data-challenge]"))
+            .await
+            .unwrap()
+            .len()
+    };
+    for (what, event) in [
+        (
+            "the tab seen again",
+            "document.dispatchEvent(new Event('visibilitychange'));",
+        ),
+        (
+            "a game ended in another tab",
+            "window.dispatchEvent(new StorageEvent('storage', {key: 'konane.game-ended'}));",
+        ),
+    ] {
+        let before = count().await;
+        let css = challenge().await;
+        tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+        assert_eq!(count().await, before, "not shown before {what}");
+        kai.execute(event, vec![]).await.unwrap();
+        let gone = || format!("the challenge never showed after {what}");
+        eventually(5, gone, || async {
+            kai.find(Locator::Css(&css)).await.ok().map(|_| ())
+        })
+        .await;
+    }
+    assert_no_console_errors(&kai, "refreshing the challenges").await;
+}
