@@ -44,6 +44,26 @@ export function forgetLent() {
   localStorage.setItem(TOKENS, JSON.stringify(kept));
 }
 
+const ENDED = "konane.game-ended";
+
+/** Tells this browser's other tabs that a game of a seat held here ended (their start page
+ * asks about the player's games and challenges again). */
+export function tellGameEnded(id) {
+  try {
+    localStorage.setItem(ENDED, JSON.stringify({ id, at: Date.now() }));
+  } catch {
+    // No storage: the other tabs find out at their next refresh.
+  }
+}
+
+/** Calls `then` whenever another tab of this browser saw a game of a seat held here end;
+ * returns the function that stops listening. */
+export function onGameEnded(then) {
+  const listen = (e) => { if (e.key === ENDED) then(); };
+  addEventListener("storage", listen);
+  return () => removeEventListener("storage", listen);
+}
+
 class ApiError extends Error {
   constructor(status, body) {
     super(body?.message || `request failed (${status})`);
@@ -158,6 +178,7 @@ export const api = {
   playerGames: (name, query) => request("GET", `/api/players/${encodeURIComponent(name)}/games?${new URLSearchParams(query)}`),
   claim: (games) => request("POST", "/api/account/claim", { games }),
   accountGames: () => request("GET", "/api/account/games"),
+  accountSeat: (id) => request("GET", `/api/account/games/${encodeURIComponent(id)}/seat`),
   several: (ids) => request("GET", `/api/games?ids=${ids.map(encodeURIComponent).join(",")}`),
   seek: (clock, rated) => named((body) => request("POST", "/api/seeks", body), { clock, rated }),
   seekStatus: (id) => request("GET", `/api/seeks/${id}`),

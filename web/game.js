@@ -3,7 +3,8 @@
 // live socket. The server sends every position with its legal moves; this only shows them
 // and sends the player's choice back. What the screen shows lives in one object, `ui`.
 
-import { api, live, remember, seatFor, takeDroppedName, tokenFor } from "./api.js";
+import { sessionName } from "./account.js";
+import { api, live, remember, seatFor, takeDroppedName, tellGameEnded, tokenFor } from "./api.js";
 import { Board, parsePosition, stoneOn } from "./board.js";
 import { Computer, engineHost } from "./computer.js";
 import { announce, h } from "./dom.js";
@@ -462,11 +463,25 @@ export async function gameScreen(app, id, wantsJoin, go) {
     }
     const movers = fresh.map((m, i) => spoken(m, (before.ply + i) % 2 === 0 ? "black" : "white"));
     const result = next.status === "finished" && before.status !== "finished" ? [endText(next.result)] : [];
+    if (result.length && mySeats().length) tellGameEnded(id);
     if (movers.length || result.length) announce([...movers, ...result].join(" "));
+  }
+
+  /** A game of the logged-in account opened on a device without its token (a link, the
+   * address typed in): the server lends the account's own seat, kept as the start page
+   * keeps the seats it lends, so that logging out forgets it. Asked only when a seat shows
+   * the account's name: a spectator's page asks nothing. */
+  async function borrowSeat(state) {
+    if (tokenFor(id)) return;
+    const name = await sessionName();
+    if (!name || !["black", "white"].some((c) => state.players[c].registered && state.players[c].name === name)) return;
+    const mine = await api.accountSeat(id).catch(() => null);
+    if (mine) remember(id, mine.token, mine.seat, true);
   }
 
   try {
     let first = await api.game(id);
+    await borrowSeat(first);
     const free = ["black", "white"].some((c) => !first.players[c].seated);
     if (!tokenFor(id) && first.status === "waiting" && free && wantsJoin) {
       const joined = await api.join(id);

@@ -4,7 +4,7 @@
 // demonstration of the opening and a jump), the others to watch, and the open games.
 // The chosen settings are remembered for next time.
 
-import { api, remember } from "./api.js";
+import { api, onGameEnded, remember } from "./api.js";
 import { Board } from "./board.js";
 import { engineHost } from "./computer.js";
 import { h } from "./dom.js";
@@ -263,12 +263,27 @@ export async function startScreen(app, go) {
   };
   await Promise.all([refresh(), yours.refresh()]);
   const timer = setInterval(refresh, REFRESH_MS);
-  // Up to fifty games each time: asked less often than the lists of the site's life.
-  const yoursTimer = setInterval(yours.refresh, 6 * REFRESH_MS);
+  // Up to fifty games each time: asked less often than the lists of the site's life, and
+  // only while the tab is seen; asked at once when it is seen again, and when another tab
+  // saw a game of the player's end.
+  let yoursTimer = null;
+  const pollYours = () => {
+    clearInterval(yoursTimer);
+    yoursTimer = document.hidden ? null : setInterval(yours.refresh, 6 * REFRESH_MS);
+  };
+  const seenAgain = () => {
+    pollYours();
+    if (!document.hidden) yours.refresh();
+  };
+  pollYours();
+  document.addEventListener("visibilitychange", seenAgain);
+  const stopEnded = onGameEnded(yours.refresh);
   return () => {
     pairing.stop();
     clearInterval(timer);
     clearInterval(yoursTimer);
+    document.removeEventListener("visibilitychange", seenAgain);
+    stopEnded();
     shown.stopped = true;
     stopDemo();
   };

@@ -21,6 +21,7 @@ use crate::game::{
 use crate::listener::ClientAddr;
 use crate::name::PlayerName;
 use crate::players::Viewer;
+use crate::store::ChallengeInsert;
 use crate::time::now_ms;
 use crate::view::{
     GameView, LiveGame, LiveView, LobbyGame, LobbyView, PositionView, PositionsView, SeatView,
@@ -215,6 +216,8 @@ struct CreateRequest {
 pub const MAX_CHALLENGES: usize = 5;
 
 /// The challenge of a game to the player `name`, if the logged-in creator may send it.
+/// How many challenges wait is counted when the game is stored
+/// ([`crate::store::Store::insert_challenge`]), in the transaction that stores it.
 async fn challenge_to(
     state: &Shared,
     viewer: &Viewer,
@@ -234,33 +237,6 @@ async fn challenge_to(
         .ok_or_else(|| ApiError::Missing(format!("player {name}")))?;
     if target.id == me.id {
         return Err(GameError::OwnGame.into());
-    }
-    let open_for = |games: Vec<(ServedGame, i64)>, to_me: bool, me: &str| {
-        games
-            .iter()
-            .filter(|(g, _)| {
-                g.status == Status::Waiting
-                    && g.challenge
-                        .as_ref()
-                        .is_some_and(|c| (c.account == me) == to_me)
-            })
-            .count()
-    };
-    let sent = open_for(
-        state.store.account_games(&me.id, MAX_OPEN_GAMES).await?,
-        false,
-        &me.id,
-    );
-    let received = open_for(
-        state
-            .store
-            .account_games(&target.id, MAX_OPEN_GAMES)
-            .await?,
-        true,
-        &target.id,
-    );
-    if sent >= MAX_CHALLENGES || received >= MAX_CHALLENGES {
-        return Err(ApiError::TooManyChallenges);
     }
     Ok(Challenge {
         account: target.id,
@@ -467,7 +443,21 @@ async fn create(
     if !waiting && let Some(c) = &mut game.clock {
         c.running_since = Some(now);
     }
-    state.store.insert(&game, now).await?;
+    if let Some(c) = &game.challenge {
+        match state
+            .store
+            .insert_challenge(&game, now, MAX_CHALLENGES)
+            .await?
+        {
+            ChallengeInsert::Stored => {}
+            ChallengeInsert::TooMany => return Err(ApiError::TooManyChallenges),
+            ChallengeInsert::AccountGone => {
+                return Err(ApiError::Missing(format!("player {}", c.name)));
+            }
+        }
+    } else {
+        state.store.insert(&game, now).await?;
+    }
     if let Some(slots) = &mut self_play {
         slots.insert(client.clone(), game.id.clone());
     }

@@ -56,6 +56,7 @@ pub fn router() -> Router<Shared> {
         .route("/account/delete", post(delete_account))
         .route("/account/claim", post(claim))
         .route("/account/games", get(account_games))
+        .route("/account/games/{id}/seat", get(account_seat))
         .route("/players/{name}", get(profile))
         .route("/players/{name}/games", get(games))
         .route("/players/{name}/games.txt", get(export))
@@ -465,6 +466,43 @@ async fn account_games(
     // Stable: within each group the most recently changed stays first.
     games.sort_by_key(|g| !g.your_turn);
     Ok(Json(AccountGamesView { games, challenges }))
+}
+
+/// The seat the logged-in account holds in one game, with its token: a game opened
+/// directly on a device that has no token for it.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+pub struct AccountSeat {
+    /// The account's seat.
+    pub seat: SeatView,
+    /// That seat's token.
+    pub token: String,
+}
+
+async fn account_seat(
+    State(state): State<Shared>,
+    viewer: Viewer,
+    Path(id): Path<String>,
+) -> Result<Json<AccountSeat>, ApiError> {
+    let (account, _) = viewer.required()?;
+    let (game, _) = state
+        .store
+        .load(&id)
+        .await?
+        .ok_or_else(|| ApiError::NotFound(id.clone()))?;
+    // The seat itself says whose it is; a game the account does not sit in is, to it, no
+    // game it has a seat in: the same 404 as no game at all.
+    [Color::Black, Color::White]
+        .into_iter()
+        .find(|&c| game.seat(c).account.as_deref() == Some(account.id.as_str()))
+        .and_then(|c| {
+            let token = game.seat(c).token.as_ref()?.as_str().to_string();
+            Some(AccountSeat {
+                seat: c.into(),
+                token,
+            })
+        })
+        .map(Json)
+        .ok_or(ApiError::NotFound(id))
 }
 
 /// A rating as a profile shows it.

@@ -47,6 +47,9 @@ pub enum StoreError {
     /// A rated result kept meeting other results of its players in the same moment.
     #[error("game {0}: the players' ratings kept changing while its result was stored")]
     Contended(String),
+    /// A game stored as a challenge lacks the challenger's account or the challenged one.
+    #[error("game {0} is no challenge from one account to another")]
+    NotAChallenge(String),
     /// The system gave no randomness for this instance's tag.
     #[error("no randomness for the instance's tag: {0}")]
     Randomness(String),
@@ -183,6 +186,70 @@ impl Store {
         link_accounts(&mut tx, game).await?;
         tx.commit().await?;
         Ok(())
+    }
+
+    /// Stores a new challenge `game` unless its challenger already has `most` challenges
+    /// waiting for answers or the account it waits for has `most` waiting for its own. The
+    /// count and the insert are one transaction that first locks both accounts (a write on
+    /// SQLite, which takes its write lock before anything is read; their rows `FOR UPDATE`
+    /// on PostgreSQL, in a fixed order so that two challenges between the same players
+    /// cannot deadlock), so challenges sent at once are counted one after the other, on one
+    /// instance or many.
+    pub async fn insert_challenge(
+        &self,
+        game: &ServedGame,
+        now: i64,
+        most: usize,
+    ) -> Result<ChallengeInsert, StoreError> {
+        let (Some(challenger), Some(target)) = (
+            game.seats.iter().find_map(|s| s.account.as_deref()),
+            game.challenge.as_ref().map(|c| c.account.as_str()),
+        ) else {
+            return Err(StoreError::NotAChallenge(game.id.clone()));
+        };
+        let mut accounts = [challenger, target];
+        accounts.sort_unstable();
+        let mut tx = self.pool.begin().await?;
+        for account in accounts {
+            let found = match self.backend {
+                Backend::Sqlite => sqlx::query("UPDATE accounts SET id = id WHERE id = $1")
+                    .bind(account.to_string())
+                    .execute(&mut *tx)
+                    .await?
+                    .rows_affected(),
+                Backend::Postgres => {
+                    sqlx::query("SELECT id FROM accounts WHERE id = $1 FOR UPDATE")
+                        .bind(account.to_string())
+                        .fetch_all(&mut *tx)
+                        .await?
+                        .len() as u64
+                }
+            };
+            if found != 1 {
+                tx.rollback().await?;
+                return Ok(ChallengeInsert::AccountGone);
+            }
+        }
+        let waiting = |rows: Vec<(ServedGame, i64)>, to: bool, account: &str| {
+            rows.iter()
+                .filter(|(g, _)| {
+                    g.status == Status::Waiting
+                        && g.challenge
+                            .as_ref()
+                            .is_some_and(|c| (c.account == account) == to)
+                })
+                .count()
+        };
+        let sent = waiting(waiting_games(&mut tx, challenger).await?, false, challenger);
+        let received = waiting(waiting_games(&mut tx, target).await?, true, target);
+        if sent >= most || received >= most {
+            tx.rollback().await?;
+            return Ok(ChallengeInsert::TooMany);
+        }
+        insert_query(game, now)?.execute(&mut *tx).await?;
+        link_accounts(&mut tx, game).await?;
+        tx.commit().await?;
+        Ok(ChallengeInsert::Stored)
     }
 
     /// A game and its sequence number.
@@ -399,6 +466,38 @@ impl Store {
         }
         Ok(())
     }
+}
+
+/// What [`Store::insert_challenge`] did.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum ChallengeInsert {
+    /// The challenge is stored.
+    Stored,
+    /// The challenger or the challenged has as many waiting challenges as allowed:
+    /// nothing is stored.
+    TooMany,
+    /// One of the two accounts was deleted in the meantime: nothing is stored.
+    AccountGone,
+}
+
+/// Most waiting games of one account read when its challenges are counted.
+const MAX_WAITING_READ: i64 = 100;
+
+/// The games waiting for an opponent that `account` sits in or is challenged to, read in
+/// `tx`.
+async fn waiting_games(
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+    account: &str,
+) -> Result<Vec<(ServedGame, i64)>, StoreError> {
+    let rows = sqlx::query(
+        "SELECT g.id, g.data, g.seq FROM account_games l JOIN games g ON g.id = l.game_id \
+         WHERE l.account_id = $1 AND g.status = 'waiting' ORDER BY g.updated_at DESC LIMIT $2",
+    )
+    .bind(account.to_string())
+    .bind(MAX_WAITING_READ)
+    .fetch_all(&mut **tx)
+    .await?;
+    decode_rows(rows)
 }
 
 /// Whether a person with an account sits in `game`, or a challenge waits for one.

@@ -4,7 +4,10 @@
 
 mod common;
 
-use common::{Player, TestServer, first_legal, registered, start};
+use common::{
+    Player, TestServer, challenges_at_once, created_or_too_many, first_legal, registered, start,
+};
+use konane_server::api::MAX_CHALLENGES as MAX;
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 
@@ -403,4 +406,135 @@ async fn one_player_cannot_bury_another_in_challenges() {
     let (status, body) = challenge(&s, &mut lea, "Kai", false).await;
     assert_eq!(status, StatusCode::CREATED, "{body}");
     assert_eq!(incoming(&s, &mut kai).await.len(), 5);
+}
+
+/// `n` accounts `{prefix}{i}`, each registered from its own address in block `block`.
+async fn accounts(s: &TestServer, prefix: &str, block: u8, n: u8) -> Vec<Player> {
+    let mut all = Vec::new();
+    for i in 0..n {
+        all.push(
+            registered(
+                s,
+                &format!("{prefix}{i}"),
+                &format!("127.{block}.0.{}", i + 2),
+            )
+            .await,
+        );
+    }
+    all
+}
+
+/// One account sends twelve challenges at once, to twelve accounts, round after round:
+/// each time five are stored, seven refused, and its list holds the five.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn challenges_sent_at_once_by_one_account_stop_at_the_limit() {
+    let s = start().await;
+    for round in 0..4u8 {
+        let block = 20 + round;
+        let mut ana = registered(&s, &format!("Ana{round}"), &format!("127.{block}.1.1")).await;
+        let targets = accounts(&s, &format!("T{round}x"), block, 12).await;
+        let sends: Vec<_> = targets
+            .iter()
+            .map(|t| (&s, &ana, t.name.as_str()))
+            .collect();
+        let answers = challenges_at_once(&sends).await;
+        assert_eq!(
+            created_or_too_many(&answers),
+            MAX,
+            "round {round}: {answers:?}"
+        );
+        assert_eq!(listed(&s, &mut ana).await.len(), MAX, "round {round}");
+    }
+}
+
+/// Twelve accounts challenge one at once, round after round: five wait for it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn challenges_sent_at_once_to_one_account_stop_at_the_limit() {
+    let s = start().await;
+    for round in 0..4u8 {
+        let block = 40 + round;
+        let mut kai = registered(&s, &format!("Kai{round}"), &format!("127.{block}.1.1")).await;
+        let senders = accounts(&s, &format!("F{round}x"), block, 12).await;
+        let sends: Vec<_> = senders.iter().map(|f| (&s, f, kai.name.as_str())).collect();
+        let answers = challenges_at_once(&sends).await;
+        assert_eq!(
+            created_or_too_many(&answers),
+            MAX,
+            "round {round}: {answers:?}"
+        );
+        assert_eq!(incoming(&s, &mut kai).await.len(), MAX, "round {round}");
+    }
+}
+
+/// A game opened directly on a device without its token: the account's session gets the
+/// token of the account's own seat, which moves; another account's game gives nothing.
+#[tokio::test]
+async fn a_game_opened_on_another_device_gets_the_accounts_own_seat_only() {
+    let s = start().await;
+    let mut ana = registered(&s, "Ana", "127.0.0.2").await;
+    let mut kai = registered(&s, "Kai", "127.0.0.3").await;
+    let mut lea = registered(&s, "Lea", "127.0.0.4").await;
+    let (_, created) = s
+        .send(
+            &mut ana,
+            Method::POST,
+            "/api/games",
+            Some(json!({"mode": "friend", "color": "black", "size": "6x6"})),
+        )
+        .await;
+    let id = created["id"].as_str().unwrap().to_string();
+    let seat = format!("/api/account/games/{id}/seat");
+    let (status, joined) = s
+        .send(
+            &mut kai,
+            Method::POST,
+            &format!("/api/games/{id}/join"),
+            None,
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{joined}");
+
+    // Ana's phone has no token for it; her session gets Black's, and it moves.
+    let mut phone = second_device(&s, "Ana", "127.0.0.5").await;
+    let (status, body) = s.send(&mut phone, Method::GET, &seat, None).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body, json!({"seat": "black", "token": created["token"]}));
+    let state = s.get(&id).await;
+    let (status, moved) = s
+        .play(&id, body["token"].as_str(), &first_legal(&state), 0)
+        .await;
+    assert_eq!(status, StatusCode::OK, "{moved}");
+    // Kai's session gets White's, never Black's.
+    let (status, body) = s.send(&mut kai, Method::GET, &seat, None).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body, json!({"seat": "white", "token": joined["token"]}));
+
+    // Lea sits in neither seat: 404 and no token, as for a game that does not exist; a
+    // guest is asked to log in. The game is as it was.
+    let before = s.get(&id).await;
+    let (status, body) = s.send(&mut lea, Method::GET, &seat, None).await;
+    assert_eq!(status, StatusCode::NOT_FOUND, "{body}");
+    assert_eq!(body["error"], "not_found");
+    for token in [&created["token"], &joined["token"]] {
+        assert!(
+            !body.to_string().contains(token.as_str().unwrap()),
+            "{body}"
+        );
+    }
+    let (status, body) = s
+        .send(
+            &mut lea,
+            Method::GET,
+            "/api/account/games/nosuchgame/seat",
+            None,
+        )
+        .await;
+    assert_eq!(status, StatusCode::NOT_FOUND, "{body}");
+    let mut guest = s.player("guest", "127.0.0.6");
+    let (status, body) = s.send(&mut guest, Method::GET, &seat, None).await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED, "{body}");
+    assert_eq!(body["error"], "login_required");
+    let after = s.get(&id).await;
+    assert_eq!(after["seq"], before["seq"], "{after}");
+    assert_eq!(after["moves"], before["moves"]);
 }

@@ -257,3 +257,71 @@ async fn an_accounts_games_are_listed_by_every_instance() {
         .await;
     assert_eq!(list["games"], json!([]), "{list}");
 }
+
+/// `n` accounts registered on `s` under `prefix`: fresh ones, as the database is shared with
+/// earlier runs.
+async fn fresh_players(s: &common::TestServer, prefix: &str, n: usize) -> Vec<common::Player> {
+    let mut all = Vec::new();
+    for _ in 0..n {
+        all.push(common::fresh_player(s, prefix).await);
+    }
+    all
+}
+
+/// One account sends twelve challenges at once through two instances, to twelve accounts,
+/// round after round: each time five are stored and its list holds the five.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn two_instances_stop_one_accounts_challenges_sent_at_once_at_the_limit() {
+    let Some(url) = database() else { return };
+    let a = start_with(0, Some(url.clone())).await;
+    let b = start_with(0, Some(url)).await;
+    let most = konane_server::api::MAX_CHALLENGES;
+    for round in 0..3 {
+        let mut ana = common::fresh_player(&a, "ana").await;
+        let targets = fresh_players(&b, "to", 12).await;
+        let sends: Vec<_> = targets
+            .iter()
+            .enumerate()
+            .map(|(i, t)| (if i % 2 == 0 { &a } else { &b }, &ana, t.name.as_str()))
+            .collect();
+        let answers = common::challenges_at_once(&sends).await;
+        assert_eq!(
+            common::created_or_too_many(&answers),
+            most,
+            "round {round}: {answers:?}"
+        );
+        let (_, list) = b
+            .send(&mut ana, reqwest::Method::GET, "/api/account/games", None)
+            .await;
+        assert_eq!(list["games"].as_array().unwrap().len(), most, "{list}");
+    }
+}
+
+/// Twelve accounts challenge one at once through two instances, round after round: five
+/// wait for it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn two_instances_stop_challenges_sent_at_once_to_one_account_at_the_limit() {
+    let Some(url) = database() else { return };
+    let a = start_with(0, Some(url.clone())).await;
+    let b = start_with(0, Some(url)).await;
+    let most = konane_server::api::MAX_CHALLENGES;
+    for round in 0..3 {
+        let mut kai = common::fresh_player(&b, "kai").await;
+        let senders = fresh_players(&a, "from", 12).await;
+        let sends: Vec<_> = senders
+            .iter()
+            .enumerate()
+            .map(|(i, f)| (if i % 2 == 0 { &a } else { &b }, f, kai.name.as_str()))
+            .collect();
+        let answers = common::challenges_at_once(&sends).await;
+        assert_eq!(
+            common::created_or_too_many(&answers),
+            most,
+            "round {round}: {answers:?}"
+        );
+        let (_, list) = a
+            .send(&mut kai, reqwest::Method::GET, "/api/account/games", None)
+            .await;
+        assert_eq!(list["challenges"].as_array().unwrap().len(), most, "{list}");
+    }
+}

@@ -372,6 +372,105 @@ async fn a_game_begun_on_one_device_is_played_on_another() {
     assert_no_console_errors(&phone, "logging out").await;
 }
 
+/// A game of the account opened directly (its address, no seat token in that browser) on
+/// a second device where the account logs in: the page gets the account's seat from the
+/// server and plays it, and the first device sees the move.
+#[tokio::test]
+async fn a_game_opened_directly_on_a_second_device_is_played_there() {
+    if !browsers_present() {
+        return;
+    }
+    let rig = rig("second-device");
+    let ana = rig.browser("ana", 1280, 900).await;
+    let kai = rig.browser("kai", 1280, 900).await;
+    register(&ana, &rig.base, "Ana").await;
+    register(&kai, &rig.base, "Kai").await;
+    // A fresh browser where Ana logs in before the game exists.
+    let phone = rig.browser("ana-second", 1280, 900).await;
+    phone.goto(&format!("{}/account", rig.base)).await.unwrap();
+    fill(&phone, "login", "name", "Ana").await;
+    fill(&phone, "login", "password", "a good long password").await;
+    click(&phone, "[data-form='login'] button[type='submit']").await;
+    wait_for(&phone, "[data-account-name='Ana']", 10).await;
+    phone.goto(&format!("{}/rules", rig.base)).await.unwrap();
+
+    ana.goto(&rig.base).await.unwrap();
+    set_option(&ana, "size", "6x6").await;
+    set_option(&ana, "color", "black").await;
+    click(&ana, "[data-start=friend]").await;
+    wait_status(&ana, &["waiting"], 10).await;
+    let invite = wait_for(&ana, "[data-invite]", 10)
+        .await
+        .prop("value")
+        .await
+        .unwrap()
+        .unwrap();
+    let id = invite
+        .trim_end_matches("?join")
+        .rsplit('/')
+        .next()
+        .unwrap()
+        .to_string();
+    kai.goto(&invite).await.unwrap();
+    // Ana and Kai play a move each on their first browsers.
+    wait_status(&ana, &["your-move"], 10).await;
+    play_one(&ana).await;
+    wait_status(&kai, &["your-move"], 10).await;
+    play_one(&kai).await;
+    wait_status(&ana, &["your-move"], 10).await;
+
+    // Later, on the second browser, Ana opens the game's address directly (a link sent to
+    // her, say): it has never seen the game, nor her list since the game began.
+    phone
+        .goto(&format!("{}/game/{id}", rig.base))
+        .await
+        .unwrap();
+    wait_status(&phone, &["your-move"], 10).await;
+    assert_eq!(
+        attr(&phone, "[data-you-play]", "data-you-play")
+            .await
+            .as_deref(),
+        Some("black"),
+        "the phone plays Ana's seat"
+    );
+    for (tag, width, height) in [("desktop", 1280, 900), ("phone", 390, 844)] {
+        emulate_screen(&phone, width, height).await;
+        screenshot(&phone, &format!("players-second-device-{tag}")).await;
+    }
+    play_one(&phone).await;
+    wait_more_moves(
+        &ana,
+        2,
+        "Ana's first browser never saw the move made on the second",
+    )
+    .await;
+    wait_status(&ana, &["their-move"], 10).await;
+    wait_status(&kai, &["your-move"], 10).await;
+    assert_eq!(moves(&ana).await, moves(&phone).await);
+    assert_no_console_errors(&phone, "the game opened on the second device").await;
+
+    // Another account is lent no seat: Lea, logged in on a third browser, watches.
+    let lea = rig.browser("lea", 1280, 900).await;
+    register(&lea, &rig.base, "Lea").await;
+    lea.goto(&format!("{}/game/{id}", rig.base)).await.unwrap();
+    wait_status(&lea, &["their-move"], 10).await;
+    assert_eq!(
+        attr(&lea, "[data-you-play]", "data-you-play")
+            .await
+            .as_deref(),
+        Some("watching")
+    );
+    let held = lea
+        .execute(
+            "return localStorage.getItem('konane.tokens') || '';",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert!(!held.as_str().unwrap().contains(&id), "{held}");
+    assert_no_console_errors(&lea, "a logged-in spectator").await;
+}
+
 /// A guest whose saved name somebody registered since plays on without it, told once why.
 #[tokio::test]
 async fn a_saved_guest_name_registered_since_is_dropped_and_said() {
@@ -527,4 +626,60 @@ async fn a_challenge_from_a_profile_is_seen_and_accepted() {
     wait_gone(&kai, &format!("[data-challenge='{second}']")).await;
     assert_no_console_errors(&kai, "answering challenges").await;
     assert_no_console_errors(&ana, "sending challenges").await;
+}
+
+/// The start page's challenges are asked about again as soon as its tab is seen again, and
+/// when another tab saw a game of the player's end, not only every thirty seconds.
+#[tokio::test]
+async fn challenges_are_refreshed_when_the_tab_is_seen_again_and_after_a_game() {
+    if !browsers_present() {
+        return;
+    }
+    let rig = rig("challenges-seen");
+    let ana = rig.browser("ana", 1280, 900).await;
+    let kai = rig.browser("kai", 1280, 900).await;
+    register(&ana, &rig.base, "Ana").await;
+    register(&kai, &rig.base, "Kai").await;
+    kai.goto(&rig.base).await.unwrap();
+    wait_for(&kai, "[data-start=engine]", 10).await;
+    let challenge = || async {
+        let id = ana
+            .execute(
+                "return fetch('/api/games', {method: 'POST', headers: {'content-type': 'application/json'},
+                   body: JSON.stringify({mode: 'friend', color: 'black', challenge: 'Kai', clock: {minutes: 6}})})
+                   .then(r => r.json()).then(b => b.id);",
+                vec![],
+            )
+            .await
+            .unwrap();
+        format!("[data-challenge='{}']", id.as_str().unwrap())
+    };
+    let count = || async {
+        kai.find_all(Locator::Css("[data-challenge]"))
+            .await
+            .unwrap()
+            .len()
+    };
+    for (what, event) in [
+        (
+            "the tab seen again",
+            "document.dispatchEvent(new Event('visibilitychange'));",
+        ),
+        (
+            "a game ended in another tab",
+            "window.dispatchEvent(new StorageEvent('storage', {key: 'konane.game-ended'}));",
+        ),
+    ] {
+        let before = count().await;
+        let css = challenge().await;
+        tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+        assert_eq!(count().await, before, "not shown before {what}");
+        kai.execute(event, vec![]).await.unwrap();
+        let gone = || format!("the challenge never showed after {what}");
+        eventually(5, gone, || async {
+            kai.find(Locator::Css(&css)).await.ok().map(|_| ())
+        })
+        .await;
+    }
+    assert_no_console_errors(&kai, "refreshing the challenges").await;
 }

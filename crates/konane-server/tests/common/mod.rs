@@ -507,3 +507,39 @@ pub async fn puzzle_rating(s: &TestServer, p: &Player) -> Value {
     assert_eq!(status, StatusCode::OK, "{profile}");
     profile["puzzles"].clone()
 }
+
+/// Challenges sent all at once: each `(server, challenger, name)` posts a casual 6+0
+/// challenge to `name` through `server`; the answers' statuses and bodies, in that order.
+pub async fn challenges_at_once(
+    sends: &[(&TestServer, &Player, &str)],
+) -> Vec<(StatusCode, Value)> {
+    let requests = sends.iter().map(|(s, p, to)| {
+        let body = json!({"mode": "friend", "color": "black", "challenge": to,
+                          "clock": {"minutes": 6}});
+        let mut req = p.client.post(s.url("/api/games")).json(&body);
+        if let Some(c) = &p.cookie {
+            req = req.header("cookie", c.clone());
+        }
+        async move {
+            let r = req.send().await.unwrap();
+            let status = r.status();
+            (status, r.json::<Value>().await.unwrap_or(Value::Null))
+        }
+    });
+    futures_util::future::join_all(requests).await
+}
+
+/// How many of `answers` created a challenge; every other one must be the refusal of one
+/// too many.
+pub fn created_or_too_many(answers: &[(StatusCode, Value)]) -> usize {
+    let mut created = 0;
+    for (status, body) in answers {
+        if *status == StatusCode::CREATED {
+            created += 1;
+        } else {
+            assert_eq!(*status, StatusCode::TOO_MANY_REQUESTS, "{body}");
+            assert_eq!(body["error"], "too_many_challenges", "{body}");
+        }
+    }
+    created
+}
