@@ -4,7 +4,7 @@
 # `cargo build --release`) and a fresh PostgreSQL database `konane_bench` on the machine's
 # cluster (scripts/test-postgres.sh starts it). Usage:
 #   bash scripts/bench-load.sh [scenario...]
-# scenarios: paced (1,000 games, one move a second), saturation (200 games, no thinking),
+# scenarios: paced (1,000 games, one move a second), saturation (200 games to their end, no thinking),
 # open (10,000 games, one move every 10 s, SQLite only), statements (what PostgreSQL runs
 # for 1,000 moves: needs pg_stat_statements in shared_preload_libraries);
 # default: paced saturation.
@@ -92,7 +92,7 @@ for s in "${scenarios[@]}"; do
   if [ "$s" = statements ]; then statements; continue; fi
   case $s in
     paced) args=(--games 1000 --moves 10 --think-ms 1000) ;;
-    saturation) args=(--games 200 --moves 20 --think-ms 0) ;;
+    saturation) args=(--games 200 --moves 60 --think-ms 0) ;;
     open) args=(--games 10000 --moves 5 --think-ms 10000) ;;
     *) echo "unknown scenario $s" >&2; exit 2 ;;
   esac

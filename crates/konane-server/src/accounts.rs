@@ -538,8 +538,8 @@ impl Store {
             .bind(&game.id)
             .execute(&mut *tx)
             .await?;
-        self.notify(&mut tx, game, seq + 1, None).await?;
         tx.commit().await?;
+        self.announce(game, seq + 1, None).await;
         Ok(Finish::Stored)
     }
 
@@ -581,8 +581,8 @@ impl Store {
         };
         archive_line(&mut tx, &game, color, None, now).await?;
         link_accounts(&mut tx, &game).await?;
-        self.notify(&mut tx, &game, seq + 1, None).await?;
         tx.commit().await?;
+        self.announce(&game, seq + 1, None).await;
         Ok(true)
     }
 

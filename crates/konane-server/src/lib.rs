@@ -18,6 +18,7 @@ pub mod limits;
 pub mod listener;
 pub mod name;
 pub mod notice;
+pub mod notifier;
 pub mod ops;
 pub mod pairing;
 pub mod players;

@@ -1,5 +1,5 @@
 //! What an instance tells the others when it stores a change of a game (PostgreSQL's
-//! `NOTIFY`, sent in the transaction that stores the change): which instance stored it,
+//! `NOTIFY`, sent once the change has committed): which instance stored it,
 //! the game's new sequence number and, when it fits in a notification, the state its pages
 //! are sent, so the other instances need not read the game back.
 //!

@@ -5,9 +5,8 @@
 //! sequence number that every update must name, so two writers can never both win.
 //!
 //! With PostgreSQL every change of a game is announced to the other instances
-//! ([`crate::notice`]) in the transaction that stores it; a move is one statement, the
-//! conditional update and its notification together, so it costs one round trip and one
-//! commit.
+//! ([`crate::notice`]) once it has committed, by [`crate::notifier`]; a move is one
+//! statement, the conditional update, so it costs one round trip and one commit.
 
 use std::path::Path;
 
@@ -16,6 +15,7 @@ use sqlx::{AnyPool, Row};
 
 use crate::game::{ServedGame, Status};
 use crate::notice::Notice;
+use crate::notifier::Notifier;
 use crate::row::GameRow;
 
 /// Which database is behind the store.
@@ -76,6 +76,13 @@ pub struct Store {
     backend: Backend,
     url: String,
     instance: u64,
+    /// PostgreSQL's: sends the notifications after their changes commit.
+    notifier: Option<Notifier>,
+}
+
+/// The minute of a time in Unix ms, as the `changed_minute` column keeps it.
+fn minute(ms: i64) -> i64 {
+    ms.div_euclid(60_000)
 }
 
 impl Store {
@@ -146,11 +153,13 @@ impl Store {
         }
         let mut instance = [0u8; 8];
         getrandom::fill(&mut instance).map_err(|e| StoreError::Randomness(e.to_string()))?;
+        let notifier = (backend == Backend::Postgres).then(|| Notifier::start(pool.clone()));
         Ok(Store {
             pool,
             backend,
             url: url.to_string(),
             instance: u64::from_le_bytes(instance),
+            notifier,
         })
     }
 
@@ -272,22 +281,15 @@ impl Store {
         now: i64,
         state: Option<&str>,
     ) -> Result<bool, StoreError> {
-        let bind = update_bindings(game, seq, now)?;
-        let stored = match self.backend {
-            Backend::Sqlite => bind(sqlx::query(UPDATE_GAME))
-                .execute(&self.pool)
-                .await?
-                .rows_affected(),
-            Backend::Postgres => {
-                let row = bind(sqlx::query(UPDATE_GAME_AND_NOTIFY))
-                    .bind(CHANNEL)
-                    .bind(self.notice(game, seq + 1, state).encode())
-                    .fetch_one(&self.pool)
-                    .await?;
-                row.try_get::<i64, _>("n")? as u64
-            }
-        };
-        Ok(stored == 1)
+        let stored = update_query(game, seq, now)?
+            .execute(&self.pool)
+            .await?
+            .rows_affected()
+            == 1;
+        if stored {
+            self.announce(game, seq + 1, state).await;
+        }
+        Ok(stored)
     }
 
     /// [`Store::update`] for a change that seated an account (a join): the game and the
@@ -303,8 +305,8 @@ impl Store {
             return Ok(false);
         };
         link_accounts(&mut tx, game).await?;
-        self.notify(&mut tx, game, seq + 1, state).await?;
         tx.commit().await?;
+        self.announce(game, seq + 1, state).await;
         Ok(true)
     }
 
@@ -361,8 +363,8 @@ impl Store {
         };
         insert_query(new, now)?.execute(&mut *tx).await?;
         link_accounts(&mut tx, new).await?;
-        self.notify(&mut tx, old, seq + 1, None).await?;
         tx.commit().await?;
+        self.announce(old, seq + 1, None).await;
         Ok(true)
     }
 
@@ -374,9 +376,10 @@ impl Store {
         limit: i64,
     ) -> Result<Vec<(ServedGame, i64)>, StoreError> {
         let rows = sqlx::query(
-            "SELECT id, data, seq FROM games WHERE status = 'playing' AND updated_at < $1 \
-             ORDER BY updated_at LIMIT $2",
+            "SELECT id, data, seq FROM games WHERE status = 'playing' AND changed_minute <= $1 \
+             AND updated_at < $2 ORDER BY updated_at LIMIT $3",
         )
+        .bind(minute(before))
         .bind(before)
         .bind(limit)
         .fetch_all(&self.pool)
@@ -398,8 +401,9 @@ impl Store {
     pub async fn live(&self, since: i64, limit: i64) -> Result<Vec<(ServedGame, i64)>, StoreError> {
         let rows = sqlx::query(
             "SELECT id, data, updated_at AS seq FROM games WHERE status = 'playing' \
-             AND updated_at > $1 ORDER BY updated_at DESC LIMIT $2",
+             AND changed_minute >= $1 AND updated_at > $2 ORDER BY updated_at DESC LIMIT $3",
         )
+        .bind(minute(since))
         .bind(since)
         .bind(limit)
         .fetch_all(&self.pool)
@@ -410,8 +414,10 @@ impl Store {
     /// How many games in progress changed after `since` (Unix ms).
     pub async fn count_live(&self, since: i64) -> Result<i64, StoreError> {
         let row = sqlx::query(
-            "SELECT COUNT(*) AS n FROM games WHERE status = 'playing' AND updated_at > $1",
+            "SELECT COUNT(*) AS n FROM games WHERE status = 'playing' \
+             AND changed_minute >= $1 AND updated_at > $2",
         )
+        .bind(minute(since))
         .bind(since)
         .fetch_one(&self.pool)
         .await?;
@@ -447,24 +453,13 @@ impl Store {
         }
     }
 
-    /// Tells the other instances (PostgreSQL), when `tx` commits, that `game` is now at
-    /// `seq`, with `state` (the JSON its pages are sent) when given; without, they read it
-    /// back if they show it.
-    pub(crate) async fn notify(
-        &self,
-        tx: &mut sqlx::Transaction<'_, sqlx::Any>,
-        game: &ServedGame,
-        seq: i64,
-        state: Option<&str>,
-    ) -> Result<(), StoreError> {
-        if self.backend == Backend::Postgres {
-            sqlx::query("SELECT COUNT(pg_notify($1, $2)) AS n")
-                .bind(CHANNEL)
-                .bind(self.notice(game, seq, state).encode())
-                .execute(&mut **tx)
-                .await?;
+    /// Tells the other instances (PostgreSQL) that `game`, as just committed, is at `seq`,
+    /// with `state` (the JSON its pages are sent) when given; without, they read it back if
+    /// they show it.
+    pub(crate) async fn announce(&self, game: &ServedGame, seq: i64, state: Option<&str>) {
+        if let Some(notifier) = &self.notifier {
+            notifier.send(self.notice(game, seq, state).encode()).await;
         }
-        Ok(())
     }
 }
 
@@ -538,60 +533,36 @@ type Query<'q> = sqlx::query::Query<'q, sqlx::Any, sqlx::any::AnyArguments>;
 pub(crate) fn insert_query(game: &ServedGame, now: i64) -> Result<Query<'static>, StoreError> {
     let data = serde_json::to_string(&GameRow::of(game)).map_err(|e| corrupt(&game.id, e))?;
     Ok(sqlx::query(
-        "INSERT INTO games (id, seq, status, listed, data, created_at, updated_at) \
-         VALUES ($1, 1, $2, $3, $4, $5, $5)",
+        "INSERT INTO games (id, seq, status, listed, data, created_at, updated_at, \
+         changed_minute) VALUES ($1, 1, $2, $3, $4, $5, $5, $6)",
     )
     .bind(game.id.clone())
     .bind(game.status.as_str())
     .bind(i64::from(game.listed()))
     .bind(data)
-    .bind(now))
+    .bind(now)
+    .bind(minute(now)))
 }
 
+/// The conditional update that stores `game` over `seq`.
 pub(crate) fn update_query(
     game: &ServedGame,
     seq: i64,
     now: i64,
 ) -> Result<Query<'static>, StoreError> {
-    Ok(update_bindings(game, seq, now)?(sqlx::query(UPDATE_GAME)))
-}
-
-/// The conditional update of a game: `$1`-`$7`, bound by [`update_bindings`].
-macro_rules! update_game {
-    () => {
-        "UPDATE games SET seq = $1, status = $2, listed = $3, data = $4, updated_at = $5 \
-         WHERE id = $6 AND seq = $7"
-    };
-}
-const UPDATE_GAME: &str = update_game!();
-/// The update and, only if it matched, its notification (`$8` channel, `$9` payload) in
-/// one statement, which PostgreSQL delivers when the update commits: a move costs one
-/// round trip.
-const UPDATE_GAME_AND_NOTIFY: &str = concat!(
-    "WITH changed AS (",
-    update_game!(),
-    " RETURNING seq) SELECT COUNT(pg_notify($8, $9)) AS n FROM changed"
-);
-
-/// Binds the values of [`UPDATE_GAME`] for storing `game` over `seq`.
-fn update_bindings(
-    game: &ServedGame,
-    seq: i64,
-    now: i64,
-) -> Result<impl FnOnce(Query<'static>) -> Query<'static>, StoreError> {
     let data = serde_json::to_string(&GameRow::of(game)).map_err(|e| corrupt(&game.id, e))?;
-    let status = game.status.as_str();
-    let listed = i64::from(game.listed());
-    let id = game.id.clone();
-    Ok(move |q: Query<'static>| {
-        q.bind(seq + 1)
-            .bind(status)
-            .bind(listed)
-            .bind(data)
-            .bind(now)
-            .bind(id)
-            .bind(seq)
-    })
+    Ok(sqlx::query(
+        "UPDATE games SET seq = $1, status = $2, listed = $3, data = $4, updated_at = $5, \
+         changed_minute = $6 WHERE id = $7 AND seq = $8",
+    )
+    .bind(seq + 1)
+    .bind(game.status.as_str())
+    .bind(i64::from(game.listed()))
+    .bind(data)
+    .bind(now)
+    .bind(minute(now))
+    .bind(game.id.clone())
+    .bind(seq))
 }
 
 /// A stored row (a game, an account, a rating) that does not read back.

@@ -325,3 +325,33 @@ async fn two_instances_stop_challenges_sent_at_once_to_one_account_at_the_limit(
         assert_eq!(list["challenges"].as_array().unwrap().len(), most, "{list}");
     }
 }
+
+#[tokio::test]
+async fn notices_queued_at_once_all_arrive_in_their_order() {
+    let Some(url) = database() else { return };
+    sqlx::any::install_default_drivers();
+    let pool = sqlx::AnyPool::connect(&url).await.unwrap();
+    let mut listener = sqlx::postgres::PgListener::connect(&url).await.unwrap();
+    listener
+        .listen(konane_server::store::CHANNEL)
+        .await
+        .unwrap();
+    let notifier = konane_server::notifier::Notifier::start(pool);
+    // Queued faster than they are sent, so they travel many to a statement.
+    let tag = format!("order-test-{}-", std::process::id());
+    let n = 2_000;
+    for i in 0..n {
+        notifier.send(format!("{tag}{i}")).await;
+    }
+    let mut seen = Vec::new();
+    while seen.len() < n {
+        let note = tokio::time::timeout(Duration::from_secs(20), listener.recv())
+            .await
+            .expect("every notice within 20 s")
+            .unwrap();
+        if let Some(i) = note.payload().strip_prefix(&tag) {
+            seen.push(i.parse::<usize>().unwrap());
+        }
+    }
+    assert_eq!(seen, (0..n).collect::<Vec<_>>());
+}
