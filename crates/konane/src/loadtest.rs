@@ -199,7 +199,13 @@ pub fn run(cfg: &LoadConfig) -> Result<()> {
     let runtime = tokio::runtime::Runtime::new()?;
     runtime.block_on(async {
         let bases: Vec<String> = cfg.urls.iter().map(|u| u.trim_end_matches('/').to_string()).collect();
-        let client = reqwest::Client::new();
+        // A server ends a keep-alive connection that has been idle for its header timeout
+        // (10 s by default); players who think that long would send a move into a socket
+        // it is closing. Browsers send such a request again; this client instead never
+        // reuses a connection idle for more than 5 s.
+        let client = reqwest::Client::builder()
+            .pool_idle_timeout(std::time::Duration::from_secs(5))
+            .build()?;
         let before = cfg.server_pid.and_then(rss_kib);
         let bar = ProgressBar::new(cfg.games as u64);
         bar.set_style(ProgressStyle::with_template("{spinner} opening games [{bar:40}] {pos}/{len}")?);
