@@ -2,10 +2,11 @@
 //!
 //! A depth-first AND/OR search on win/loss only (no scores, so every cut is as early as can
 //! be), with a compact lock-free table of proven positions shared by all threads, moves
-//! ordered by how few replies they leave, and an enhanced transposition cutoff at every node
-//! (a move into a position the table already knows as lost for the opponent wins at once, one
-//! into a position known as won for the opponent is never searched). Threads that solve one
-//! position together start at different root moves and share their proofs through the table.
+//! ordered by how few replies they leave (ties broken by how often a move has won), and an
+//! enhanced transposition cutoff at every node (a move into a position the table already
+//! knows as lost for the opponent wins at once, one into a position known as won for the
+//! opponent is never searched). Threads that solve one position together start at
+//! different root moves and share their proofs through the table.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
@@ -326,6 +327,10 @@ pub struct Solver<'a> {
     root_best: Option<Move>,
     root_offset: usize,
     lists: Vec<Vec<Child>>,
+    /// How many times each move (from, to; indices mod 64) has been a node's winning move:
+    /// the move order's last tie-break. A move that refutes here tends to refute in the
+    /// positions around, which differ from this one in a few distant stones.
+    history: Vec<u32>,
 }
 
 /// A move of the node being searched, with its rank in the move order and, for an enhanced
@@ -333,7 +338,7 @@ pub struct Solver<'a> {
 #[derive(Clone, Copy)]
 struct Child {
     m: Move,
-    order: u32,
+    order: u64,
     slot: Slot,
 }
 
@@ -353,6 +358,7 @@ impl<'a> Solver<'a> {
             root_best: None,
             root_offset: 0,
             lists: Vec::new(),
+            history: vec![0; 64 * 64],
         }
     }
 
@@ -434,9 +440,13 @@ impl<'a> Solver<'a> {
                 winning = Some(m);
                 break;
             }
-            // Fewest replies first; among equals, the most moves left for us.
+            // Fewest replies first; among equals, the most moves left for us, then the
+            // move that has won most often.
             let ours = pos.mobility(pos.turn().opponent());
-            let order = replies * 256 + 255 - ours.min(255);
+            let won = self.history[history_index(m)];
+            let order = u64::from(replies) << 40
+                | u64::from(255 - ours.min(255)) << 32
+                | u64::from(u32::MAX - won);
             let slot = self.table.slot(board, pos);
             pos.unmake(m);
             list.push(Child { m, order, slot });
@@ -482,6 +492,12 @@ impl<'a> Solver<'a> {
             }
         }
         self.lists[ply] = list;
+        if let Some(m) = winning {
+            // One count a win, whatever the proof cost: weighting by its nodes cut 5x6 and
+            // 6x6 by a quarter but cost 6x7 nodes (docs/solved.md).
+            let won = &mut self.history[history_index(m)];
+            *won = won.saturating_add(1);
+        }
         if ply == 0 {
             // The root's move is kept here: the table may have no room for the root's proof.
             self.root_best = winning;
@@ -494,6 +510,12 @@ impl<'a> Solver<'a> {
             .store_with(board, pos, proof, self.nodes - start_nodes + 1);
         Ok(proof.win)
     }
+}
+
+/// A move's entry in [`Solver`]'s history (boards past 64 squares share entries, which
+/// costs only order).
+fn history_index(m: Move) -> usize {
+    (m.from().index() % 64) * 64 + m.to().index() % 64
 }
 
 /// A line that follows the proof from `pos`: the winner's moves come from the table, the

@@ -194,3 +194,61 @@ fn solver_agrees_with_the_previous_solver_on_every_5x6_and_6x6_row() {
     }
     assert_eq!(rows, 8 + 4 + 12 + 8, "every row of the four tables");
 }
+
+/// Plain minimax: true when the side to move wins.
+fn minimax<B: Bits>(pos: &mut Position<B>) -> bool {
+    let moves: Vec<Move> = pos.moves().collect();
+    moves.into_iter().any(|m| {
+        pos.make(m);
+        let reply_wins = minimax(pos);
+        pos.unmake(m);
+        !reply_wins
+    })
+}
+
+/// Every position within `plies` of `pos`.
+fn around<B: Bits>(pos: &Position<B>, plies: u32, out: &mut Vec<Position<B>>) {
+    out.push(*pos);
+    if plies > 0 {
+        for m in pos.moves() {
+            let mut next = *pos;
+            next.make(m);
+            around(&next, plies - 1, out);
+        }
+    }
+}
+
+fn one_solver_agrees_with_minimax<B: Bits>(start: &Position<B>) -> usize {
+    let mut positions = Vec::new();
+    around(start, 6, &mut positions);
+    let table = ProofTable::new(4);
+    let stop = AtomicBool::new(false);
+    // One solver for all: its move order has learnt from every solve before.
+    let mut solver = Solver::new(&table, &stop, u64::MAX);
+    for pos in &positions {
+        let proof = solver.solve(pos).expect("no limit");
+        assert_eq!(proof.win, minimax(&mut { *pos }), "{}", pos.text());
+        match proof.best {
+            Some(best) => {
+                assert!(pos.is_legal(best), "{}", pos.text());
+                let mut after = *pos;
+                after.make(best);
+                assert!(!minimax(&mut after), "{}", pos.text());
+            }
+            None => assert!(!proof.win, "no winning move given in {}", pos.text()),
+        }
+    }
+    positions.len()
+}
+
+#[test]
+fn a_solver_that_learnt_its_move_order_still_agrees_with_minimax() {
+    let mut checked = 0;
+    for (rows, cols) in [(4, 4), (4, 5), (3, 6)] {
+        for opening in [Opening::CenterOrCorner, Opening::Center] {
+            let game = Game::new(Size::new(rows, cols).unwrap(), opening);
+            checked += with_position!(game.position(), p => one_solver_agrees_with_minimax(p));
+        }
+    }
+    assert!(checked > 1000, "{checked}");
+}
