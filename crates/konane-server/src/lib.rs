@@ -8,6 +8,7 @@
 pub mod account;
 pub mod accounts;
 pub mod api;
+pub mod direct;
 pub mod engine_pool;
 pub mod error;
 pub mod game;
@@ -455,26 +456,36 @@ async fn janitor(state: Shared) {
 }
 
 /// Follows PostgreSQL's notifications and publishes each changed game to this instance's
-/// pages. A reconnect may have lost notifications, so it then resyncs every watched game.
+/// pages. A lost connection may have lost notifications, so every new one resyncs every
+/// watched game once it listens.
 async fn listen(state: Shared) {
     loop {
-        if let Err(e) = listen_once(&state).await {
-            tracing::warn!("notification listener: {e}; reconnecting");
+        match listen_once(&state).await {
+            Ok(()) => tracing::warn!("notification listener lost its connection; reconnecting"),
+            Err(e) => tracing::warn!("notification listener: {e}; reconnecting"),
         }
         tokio::time::sleep(std::time::Duration::from_millis(500)).await;
     }
 }
 
+/// One connection's listening, until it is lost.
 async fn listen_once(state: &Shared) -> Result<(), sqlx::Error> {
+    let instance = state.store.instance();
     let mut listener = sqlx::postgres::PgListener::connect(state.store.url()).await?;
-    listener.listen(store::CHANNEL).await?;
+    listener.listen(&notifier::channel(instance)).await?;
+    // Named only now that it listens: the other instances send to the channel of every
+    // name they see (crate::notifier says why no notice falls between).
+    sqlx::query("SELECT set_config('application_name', $1, false)")
+        .bind(notifier::listener_name(instance))
+        .execute(&mut listener)
+        .await?;
     resync(state).await;
-    loop {
-        match listener.try_recv().await? {
-            Some(note) => hear(state, note.payload()).await,
-            None => resync(state).await,
-        }
+    // Not `recv`: it would reconnect by itself, and the new connection, unnamed, would be
+    // sent nothing.
+    while let Some(note) = listener.try_recv().await? {
+        hear(state, note.payload()).await;
     }
+    Ok(())
 }
 
 /// Acts on another instance's change of a game shown here: its pages get the new state
@@ -548,6 +559,11 @@ impl Server {
             metrics,
             state,
         })
+    }
+
+    /// This instance's tag among the instances sharing a database.
+    pub fn instance(&self) -> u64 {
+        self.state.store.instance()
     }
 
     /// The address the server listens on.

@@ -9,10 +9,12 @@
 //! statement, the conditional update, so it costs one round trip and one commit.
 
 use std::path::Path;
+use std::sync::Arc;
 
 use sqlx::any::{AnyPoolOptions, install_default_drivers};
-use sqlx::{AnyPool, Row};
+use sqlx::{AnyPool, Connection, Row};
 
+use crate::direct::{DirectPool, PING_AFTER_IDLE};
 use crate::game::{ServedGame, Status};
 use crate::notice::Notice;
 use crate::notifier::Notifier;
@@ -66,9 +68,6 @@ pub enum StoreError {
     },
 }
 
-/// The channel PostgreSQL notifications about changed games travel on.
-pub const CHANNEL: &str = "konane_games";
-
 /// The games database.
 #[derive(Clone)]
 pub struct Store {
@@ -78,6 +77,8 @@ pub struct Store {
     instance: u64,
     /// PostgreSQL's: sends the notifications after their changes commit.
     notifier: Option<Notifier>,
+    /// PostgreSQL's: the connections for moves, which sqlx's pool would ping after each.
+    direct: Option<Arc<DirectPool>>,
 }
 
 /// The minute of a time in Unix ms, as the `changed_minute` column keeps it.
@@ -121,11 +122,28 @@ impl Store {
                 connect_url.push_str("?mode=rwc");
             }
         }
+        let connections = connections.unwrap_or(match backend {
+            Backend::Sqlite => 8,
+            Backend::Postgres => 16,
+        });
+        // PostgreSQL's moves take half the connections, beside the pool.
+        let direct = (backend == Backend::Postgres && connections > 1)
+            .then(|| Arc::new(DirectPool::new(&connect_url, connections as usize / 2)));
+        let pooled = connections - direct.as_ref().map_or(0, |_| connections / 2);
         let pool = AnyPoolOptions::new()
-            .max_connections(connections.unwrap_or(match backend {
-                Backend::Sqlite => 8,
-                Backend::Postgres => 16,
-            }))
+            .max_connections(pooled)
+            // sqlx pings each connection as it comes back to the pool, and by default again
+            // as it goes out: on PostgreSQL a round trip as dear as the statement's own. The
+            // second is worth it only for a connection that sat idle since.
+            .test_before_acquire(false)
+            .before_acquire(|conn, meta| {
+                Box::pin(async move {
+                    if meta.idle_for >= PING_AFTER_IDLE {
+                        conn.ping().await?;
+                    }
+                    Ok(true)
+                })
+            })
             .after_connect(move |conn, _| {
                 Box::pin(async move {
                     if backend == Backend::Sqlite {
@@ -153,13 +171,16 @@ impl Store {
         }
         let mut instance = [0u8; 8];
         getrandom::fill(&mut instance).map_err(|e| StoreError::Randomness(e.to_string()))?;
-        let notifier = (backend == Backend::Postgres).then(|| Notifier::start(pool.clone()));
+        let instance = u64::from_le_bytes(instance);
+        let notifier =
+            (backend == Backend::Postgres).then(|| Notifier::start(pool.clone(), instance));
         Ok(Store {
             pool,
             backend,
             url: url.to_string(),
-            instance: u64::from_le_bytes(instance),
+            instance,
             notifier,
+            direct,
         })
     }
 
@@ -281,11 +302,17 @@ impl Store {
         now: i64,
         state: Option<&str>,
     ) -> Result<bool, StoreError> {
-        let stored = update_query(game, seq, now)?
-            .execute(&self.pool)
-            .await?
-            .rows_affected()
-            == 1;
+        let update = update_query(game, seq, now)?;
+        let done = match &self.direct {
+            Some(direct) => {
+                let mut conn = direct.get().await?;
+                let done = update.execute(&mut *conn).await?;
+                conn.finished();
+                done
+            }
+            None => update.execute(&self.pool).await?,
+        };
+        let stored = done.rows_affected() == 1;
         if stored {
             self.announce(game, seq + 1, state).await;
         }

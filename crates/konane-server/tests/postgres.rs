@@ -326,32 +326,209 @@ async fn two_instances_stop_challenges_sent_at_once_to_one_account_at_the_limit(
     }
 }
 
+/// An instance whose listening connection is cut off reconnects, takes its name again and
+/// hears the other instance's moves as before.
 #[tokio::test]
-async fn notices_queued_at_once_all_arrive_in_their_order() {
+async fn a_listener_cut_off_comes_back_and_hears_moves_again() {
+    use sqlx::Connection;
     let Some(url) = database() else { return };
+    let a = start_with(0, Some(url.clone())).await;
+    let b = start_with(0, Some(url.clone())).await;
+    let created = a
+        .create(json!({"mode": "friend", "size": "6x6", "color": "black"}))
+        .await;
+    let id = created["id"].as_str().unwrap().to_string();
+    let black = created["token"].as_str().unwrap().to_string();
+    let (status, joined) = a.post(&format!("/api/games/{id}/join"), None).await;
+    assert_eq!(status, StatusCode::OK, "{joined}");
+    let mut on_b = b.socket(&id).await;
+    let state = on_b.next_state(5).await;
+
     sqlx::any::install_default_drivers();
-    let pool = sqlx::AnyPool::connect(&url).await.unwrap();
-    let mut listener = sqlx::postgres::PgListener::connect(&url).await.unwrap();
+    let mut admin = sqlx::AnyConnection::connect(&url).await.unwrap();
+    let name = konane_server::notifier::listener_name(b.instance);
+    let named = "SELECT COUNT(*) AS n FROM pg_stat_activity WHERE application_name = $1";
+    let cut: i64 = sqlx::query_scalar(
+        "SELECT COUNT(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE application_name = $1",
+    )
+    .bind(&name)
+    .fetch_one(&mut admin)
+    .await
+    .unwrap();
+    assert_eq!(cut, 1, "b's one listener");
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        let n: i64 = sqlx::query_scalar(named)
+            .bind(&name)
+            .fetch_one(&mut admin)
+            .await
+            .unwrap();
+        if n == 1 {
+            break;
+        }
+        assert!(Instant::now() < deadline, "b's listener never came back");
+    }
+    let (status, body) = a
+        .play(
+            &id,
+            Some(&black),
+            &first_legal(&state),
+            state["ply"].as_u64().unwrap(),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let ply = body["ply"].clone();
+    on_b.until(5, |s| s["ply"] == ply).await;
+}
+
+/// A listening connection named as instance `instance` is, on its channel.
+async fn listen_as(url: &str, instance: u64) -> sqlx::postgres::PgListener {
+    let mut listener = sqlx::postgres::PgListener::connect(url).await.unwrap();
     listener
-        .listen(konane_server::store::CHANNEL)
+        .listen(&konane_server::notifier::channel(instance))
         .await
         .unwrap();
-    let notifier = konane_server::notifier::Notifier::start(pool);
-    // Queued faster than they are sent, so they travel many to a statement.
-    let tag = format!("order-test-{}-", std::process::id());
-    let n = 2_000;
-    for i in 0..n {
-        notifier.send(format!("{tag}{i}")).await;
-    }
+    sqlx::query("SELECT set_config('application_name', $1, false)")
+        .bind(konane_server::notifier::listener_name(instance))
+        .execute(&mut listener)
+        .await
+        .unwrap();
+    listener
+}
+
+/// The payloads with `tag` that `listener` hears, until it has `n` of them.
+async fn hear_tagged(listener: &mut sqlx::postgres::PgListener, tag: &str, n: usize) -> Vec<usize> {
     let mut seen = Vec::new();
     while seen.len() < n {
         let note = tokio::time::timeout(Duration::from_secs(20), listener.recv())
             .await
             .expect("every notice within 20 s")
             .unwrap();
-        if let Some(i) = note.payload().strip_prefix(&tag) {
+        if let Some(i) = note.payload().strip_prefix(tag) {
             seen.push(i.parse::<usize>().unwrap());
         }
     }
-    assert_eq!(seen, (0..n).collect::<Vec<_>>());
+    seen
+}
+
+/// Every other listening instance hears every notice, in order; the sender hears none of
+/// its own, and nor does a connection that listens on a channel without taking its name.
+#[tokio::test]
+async fn notices_queued_at_once_reach_every_other_instance_in_their_order() {
+    let Some(url) = database() else { return };
+    sqlx::any::install_default_drivers();
+    let pool = sqlx::AnyPool::connect(&url).await.unwrap();
+    let base = u64::from(std::process::id()) << 32;
+    let (sender, others) = (base, [base + 1, base + 2]);
+    let mut own = listen_as(&url, sender).await;
+    let mut first = listen_as(&url, others[0]).await;
+    let mut second = listen_as(&url, others[1]).await;
+    let mut unnamed = sqlx::postgres::PgListener::connect(&url).await.unwrap();
+    unnamed
+        .listen(&konane_server::notifier::channel(base + 3))
+        .await
+        .unwrap();
+    let notifier = konane_server::notifier::Notifier::start(pool, sender);
+    // Queued faster than they are sent, so they travel many to a statement.
+    let tag = format!("order-test-{sender}-");
+    let n = 2_000;
+    for i in 0..n {
+        notifier.send(format!("{tag}{i}")).await;
+    }
+    let all: Vec<usize> = (0..n).collect();
+    assert_eq!(hear_tagged(&mut first, &tag, n).await, all);
+    assert_eq!(hear_tagged(&mut second, &tag, n).await, all);
+    // Sent in the same transactions as the others', they would have arrived by now.
+    for (who, listener) in [
+        ("the sender", &mut own),
+        ("an unnamed listener", &mut unnamed),
+    ] {
+        let late = tokio::time::timeout(Duration::from_millis(500), async {
+            loop {
+                let note = listener.recv().await.unwrap();
+                if note.payload().starts_with(&tag) {
+                    return note.payload().to_string();
+                }
+            }
+        })
+        .await;
+        assert!(late.is_err(), "{who} heard {late:?}");
+    }
+}
+
+/// The pid of the PostgreSQL backend behind `conn`.
+async fn backend_pid(conn: &mut sqlx::AnyConnection) -> i32 {
+    use sqlx::Row;
+    sqlx::query("SELECT pg_backend_pid() AS pid")
+        .fetch_one(conn)
+        .await
+        .unwrap()
+        .get("pid")
+}
+
+/// A move's connection goes back for the next move only from a finished statement: one
+/// dropped in the middle of its statement (a client gone) is closed, so no later move can
+/// read the answer meant for it.
+#[tokio::test]
+async fn a_moves_connection_is_reused_only_after_a_finished_statement() {
+    let Some(url) = database() else { return };
+    sqlx::any::install_default_drivers();
+    let pool = konane_server::direct::DirectPool::new(&url, 2);
+    let mut conn = pool.get().await.unwrap();
+    let first = backend_pid(&mut conn).await;
+    conn.finished();
+    assert_eq!(pool.idle(), 1);
+    let mut conn = pool.get().await.unwrap();
+    assert_eq!(
+        backend_pid(&mut conn).await,
+        first,
+        "a finished one is reused"
+    );
+    conn.finished();
+
+    let dropped = tokio::time::timeout(Duration::from_millis(200), async {
+        let mut conn = pool.get().await.unwrap();
+        sqlx::query("SELECT pg_sleep(3)")
+            .execute(&mut *conn)
+            .await
+            .unwrap();
+        conn.finished();
+    })
+    .await;
+    assert!(dropped.is_err(), "the sleep was cut off");
+    assert_eq!(pool.idle(), 0, "the interrupted connection is not kept");
+    let mut conn = pool.get().await.unwrap();
+    let (answer, pid) = {
+        use sqlx::Row;
+        let row = sqlx::query("SELECT 41 + 1 AS answer, pg_backend_pid() AS pid")
+            .fetch_one(&mut *conn)
+            .await
+            .unwrap();
+        (row.get::<i32, _>("answer"), row.get::<i32, _>("pid"))
+    };
+    assert_eq!(answer, 42);
+    assert_ne!(pid, first, "a new connection");
+}
+
+/// A connection that sat idle past the ping interval and died meanwhile (its backend
+/// ended by the database) is replaced, not handed to a move.
+#[tokio::test]
+async fn a_moves_connection_that_died_while_idle_is_replaced() {
+    use sqlx::Connection;
+    let Some(url) = database() else { return };
+    sqlx::any::install_default_drivers();
+    let pool = konane_server::direct::DirectPool::new(&url, 1);
+    let mut conn = pool.get().await.unwrap();
+    let first = backend_pid(&mut conn).await;
+    conn.finished();
+    let mut other = sqlx::AnyConnection::connect(&url).await.unwrap();
+    sqlx::query("SELECT pg_terminate_backend($1)")
+        .bind(first)
+        .execute(&mut other)
+        .await
+        .unwrap();
+    tokio::time::sleep(konane_server::direct::PING_AFTER_IDLE + Duration::from_millis(100)).await;
+    let mut conn = pool.get().await.unwrap();
+    assert_ne!(backend_pid(&mut conn).await, first);
 }

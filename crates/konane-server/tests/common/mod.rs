@@ -18,6 +18,8 @@ pub struct TestServer {
     pub database: String,
     /// `http://ADDR` of `/metrics`, when asked for.
     pub metrics: Option<String>,
+    /// The server's instance tag ([`konane_server::Server::instance`]).
+    pub instance: u64,
     stop: Option<oneshot::Sender<()>>,
     _dir: TempDir,
 }
@@ -90,6 +92,7 @@ pub async fn start_config(mut config: ServerConfig) -> TestServer {
     let server = Server::start(&config).await.expect("server starts");
     let addr = server.local_addr().unwrap();
     let metrics = server.metrics_addr().map(|a| format!("http://{a}"));
+    let instance = server.instance();
     let (stop, stopped) = oneshot::channel::<()>();
     tokio::spawn(server.run(async {
         let _ = stopped.await;
@@ -98,6 +101,7 @@ pub async fn start_config(mut config: ServerConfig) -> TestServer {
         base: format!("http://{addr}"),
         client: reqwest::Client::new(),
         metrics,
+        instance,
         stop: Some(stop),
         database: config.database_url,
         _dir: dir,
