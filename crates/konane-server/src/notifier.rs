@@ -14,15 +14,14 @@
 //!
 //! Each instance listens on a channel of its own, and a notice goes to the channels of the
 //! other instances listening at the moment it is sent, as PostgreSQL sees them: alone, an
-//! instance sends nothing, and no instance is sent its own notices. A notice on one shared
-//! channel reached every listener, the sender too, and its delivery was half of
-//! PostgreSQL's work for a move (docs/benchmarks.md).
+//! instance sends nothing, and no instance is sent its own notices (on one shared channel
+//! every listener was sent every notice, the sender too).
 //!
 //! Why no notice is missed: an instance takes its [`listener_name`] only after its `LISTEN`
-//! has committed, and serves pages only after that. A sender that does not see the name yet
-//! sends after its change committed, so the change committed before the newcomer serves,
-//! and the newcomer reads it with the game; a sender that sees it sends to a channel that
-//! is listened to.
+//! has committed, and then reads back every game it shows. A sender looks for the names
+//! after its change committed: one that does not see the newcomer's name yet had its change
+//! committed before the name appeared, so the read-back that follows finds it; one that
+//! sees it sends to a channel that is listened to.
 
 use sqlx::AnyPool;
 use tokio::sync::mpsc;
