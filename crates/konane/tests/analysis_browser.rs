@@ -330,6 +330,9 @@ async fn a_proven_position_shows_its_result_and_the_board_explores_variations() 
         let first = attr(&c, "[data-tree] [data-node]", "data-move")
             .await
             .unwrap();
+        // Back only once the move is the current one, as a player sees it: a click before
+        // the page has taken the move goes back from the start (CI saw that race once).
+        wait_for(&c, "[data-tree] [aria-current=true]", 5).await;
         click(&c, "[data-nav=back]").await;
         // Back at the start: no move of the tree is the current one.
         wait_gone(&c, "[data-tree] [aria-current=true]").await;
