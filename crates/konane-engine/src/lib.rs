@@ -8,6 +8,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod book;
 pub mod clock;
 pub mod eval;
 pub mod level;
@@ -87,6 +88,9 @@ pub struct Engine {
     config: EngineConfig,
     table: tt::Table,
     proofs: ProofTable,
+    /// Boards whose proofs were learned from a checkpoint: there the solver gets a
+    /// thinned-out board's share of the time even on a crowded board, as a proof is near.
+    booked: Vec<konane_core::Size>,
 }
 
 impl Engine {
@@ -96,6 +100,7 @@ impl Engine {
             config,
             table: tt::Table::new(config.hash_mb),
             proofs: ProofTable::new(config.proof_mb),
+            booked: Vec::new(),
         }
     }
 
@@ -134,7 +139,8 @@ impl Engine {
         let stop = AtomicBool::new(false);
         let stones = (pos.stones(konane_core::Color::Black) | pos.stones(konane_core::Color::White))
             .count() as usize;
-        let thinned = usize::from(stones * 3 <= pos.size().squares());
+        let thinned =
+            usize::from(stones * 3 <= pos.size().squares() || self.booked.contains(&pos.size()));
         let solver_budget = match (limits.time_ms, limits.nodes) {
             (Some(t), _) => Some(t * SOLVER_NODES_PER_MS[thinned]),
             (None, Some(n)) => Some(n / [20, 2][thinned]),
@@ -142,17 +148,22 @@ impl Engine {
         };
         let mut solver_nodes = 0;
         if let (true, Some(budget)) = (use_solver, solver_budget) {
+            let (image, map) = self.oriented(pos);
+            let back = |m: Move| map.as_deref().map_or(m, |map| symmetry::unmap_move(map, m));
             let mut solver = Solver::new(&self.proofs, &stop, budget);
-            let proof = solver.solve(pos);
+            let proof = solver.solve(&image);
             solver_nodes = solver.nodes();
             if let Ok(Proof {
                 win: true,
                 best: Some(best),
             }) = proof
             {
-                let pv = solve::proven_line(&self.proofs, pos);
+                let pv: Vec<Move> = solve::proven_line(&self.proofs, &image)
+                    .into_iter()
+                    .map(back)
+                    .collect();
                 let result = SearchResult {
-                    best: Some(best),
+                    best: Some(back(best)),
                     score: score::WIN - pv.len() as i32,
                     pv,
                     depth: 0,
@@ -167,6 +178,62 @@ impl Engine {
         let nodes = AtomicU64::new(solver_nodes);
         let shared = self.shared(&stop, &nodes, clock, limits);
         search::search(pos, &shared, self.config.threads, report)
+    }
+
+    /// The image of `pos` (under the board's symmetries) that the table of proofs knows
+    /// best, and the map that leads there (`None`: `pos` itself). Proofs keep the
+    /// orientation they were found in, and a book solves one of several symmetric
+    /// openings, so a game in another orientation finds them only through its image; the
+    /// solver then stays in that image, where the deeper proofs are.
+    fn oriented<B: Bits>(&self, pos: &Position<B>) -> (Position<B>, Option<Vec<usize>>) {
+        let known = |p: &Position<B>| {
+            if self.proofs.probe(p).is_some() {
+                return usize::MAX;
+            }
+            let mut child = *p;
+            p.moves()
+                .filter(|&m| {
+                    child.make(m);
+                    let hit = self.proofs.probe(&child).is_some();
+                    child.unmake(m);
+                    hit
+                })
+                .count()
+        };
+        let mut best = (*pos, None, known(pos));
+        for map in symmetry::symmetries(pos.size()).into_iter().skip(1) {
+            if best.2 == usize::MAX {
+                break;
+            }
+            if let Some(image) = symmetry::image_of(pos, &map) {
+                let k = known(&image);
+                if k > best.2 {
+                    best = (image, Some(map), k);
+                }
+            }
+        }
+        (best.0, best.1)
+    }
+
+    /// Puts proofs from a checkpoint of `konane solve` (see [`ProofTable::checkpoint`]) into
+    /// this engine's table; returns how many fitted.
+    pub fn learn(&mut self, checkpoint: &[u8]) -> Result<usize, solve::CheckpointError> {
+        let n = self.proofs.load(checkpoint)?;
+        for size in ProofTable::boards_in(checkpoint) {
+            if n > 0 && !self.booked.contains(&size) {
+                self.booked.push(size);
+            }
+        }
+        Ok(n)
+    }
+
+    /// Learns every built-in [`book`] of solved boards; returns how many proofs fitted (a
+    /// table too small for a board's exact keys takes none of its proofs).
+    pub fn learn_solved(&mut self) -> usize {
+        book::SOLVED
+            .iter()
+            .filter_map(|(_, bytes)| self.learn(bytes).ok())
+            .sum()
     }
 
     /// What the search threads of one search share.

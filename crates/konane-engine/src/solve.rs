@@ -10,7 +10,7 @@
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
-use konane_core::{Bits, Color, Move, Opening, Position};
+use konane_core::{Bits, Color, Move, Opening, Position, Size};
 
 use crate::tt::{pack_move, unpack_move};
 
@@ -71,6 +71,39 @@ fn mix(mut x: u64, bits: u32) -> u64 {
         x = x.wrapping_mul(c) & mask;
     }
     x ^ (x >> s)
+}
+
+/// The inverse of [`mix`].
+fn unmix(mut x: u64, bits: u32) -> u64 {
+    let mask = u64::MAX >> (64 - bits);
+    let s = bits.div_ceil(2);
+    // A shift by at least half the bits undoes itself.
+    x ^= x >> s;
+    for c in [0xbf58_476d_1ce4_e5b9_u64, 0x9e37_79b9_7f4a_7c15] {
+        x = x.wrapping_mul(inverse_mod_2_64(c)) & mask;
+        x ^= x >> s;
+    }
+    x
+}
+
+/// The inverse of an odd number modulo 2^64 (Newton's iteration doubles the correct bits).
+fn inverse_mod_2_64(c: u64) -> u64 {
+    let mut y = c;
+    for _ in 0..5 {
+        y = y.wrapping_mul(2u64.wrapping_sub(c.wrapping_mul(y)));
+    }
+    y
+}
+
+/// An exactly keyed tag without its opening rule once the removals are over: the rule
+/// decides only which stones may be removed, so a jumping position has one value (and one
+/// entry) under both rules, and one rule's proofs serve the other's games.
+fn untag_opening(board_tag: u64, occupied: u64, squares: u32) -> u64 {
+    if occupied.count_ones() + 1 < squares {
+        board_tag & !(1 << OPENING_SHIFT)
+    } else {
+        board_tag
+    }
 }
 
 /// Spreads each board's buckets over the whole table: keys of small boards are shorter
@@ -136,19 +169,22 @@ impl ProofTable {
 
     fn slot<B: Bits>(&self, board: &BoardKey, pos: &Position<B>) -> Slot {
         let white = u64::from(pos.turn() == Color::White);
-        let mixed = match board.keying {
+        let (mixed, board_tag) = match board.keying {
             Keying::Exact => {
                 let occupied = (pos.stones(Color::Black) | pos.stones(Color::White)).low_u64();
-                mix(occupied | white << board.squares, board.squares + 1)
+                let tag = untag_opening(board.board_tag, occupied, board.squares);
+                (
+                    mix(occupied | white << board.squares, board.squares + 1),
+                    tag,
+                )
             }
-            Keying::Hashed => pos.hash(),
+            Keying::Hashed => (pos.hash(), board.board_tag),
         };
-        let bucket =
-            ((mixed ^ board_salt(board.board_tag)) & ((1 << self.bucket_bits) - 1)) as usize;
+        let bucket = ((mixed ^ board_salt(board_tag)) & ((1 << self.bucket_bits) - 1)) as usize;
         let quotient = (mixed >> self.bucket_bits) & ((1 << QUOTIENT_BITS) - 1);
         Slot {
             bucket,
-            tag: quotient << QUOTIENT_SHIFT | board.board_tag | white << TURN_SHIFT,
+            tag: quotient << QUOTIENT_SHIFT | board_tag | white << TURN_SHIFT,
         }
     }
 
@@ -277,9 +313,20 @@ impl ProofTable {
             };
             let (mixed, rest) = (word(0), word(8) & ((1 << QUOTIENT_SHIFT) - 1));
             let quotient = mixed >> self.bucket_bits;
-            if quotient >> QUOTIENT_BITS != 0 || rest >> HASHED_SHIFT & 1 == 1 || rest == 0 {
+            let size = (rest >> SIZE_SHIFT) & 0xff;
+            let squares = ((size >> 4) + 1) as u32 * ((size & 15) + 1) as u32;
+            if quotient >> QUOTIENT_BITS != 0
+                || rest >> HASHED_SHIFT & 1 == 1
+                || rest == 0
+                || squares >= 64
+                || mixed >> (squares + 1) != 0
+            {
                 continue;
             }
+            // Checkpoints written before jumping positions dropped their opening rule from
+            // the tag still carry it; the key says whether the removals are over.
+            let occupied = unmix(mixed, squares + 1) & ((1 << squares) - 1);
+            let rest = untag_opening(rest, occupied, squares);
             let i = 2 * ((mixed ^ board_salt(rest)) & ((1 << self.bucket_bits) - 1)) as usize;
             let value = quotient << QUOTIENT_SHIFT | rest;
             // Into the bucket's first free slot, or over its cheaper proof.
@@ -299,6 +346,23 @@ impl ProofTable {
             loaded += 1;
         }
         Ok(loaded)
+    }
+
+    /// The boards a checkpoint holds proofs of, each once.
+    pub fn boards_in(bytes: &[u8]) -> Vec<Size> {
+        let body = bytes
+            .strip_prefix(CHECKPOINT_MAGIC.as_slice())
+            .unwrap_or_default();
+        let mut sizes: Vec<Size> = Vec::new();
+        for entry in body.chunks_exact(16) {
+            let id = entry[8 + 3];
+            if let Ok(size) = Size::new(usize::from(id >> 4) + 1, usize::from(id & 15) + 1)
+                && !sizes.contains(&size)
+            {
+                sizes.push(size);
+            }
+        }
+        sizes
     }
 
     /// The share of slots in use, in thousandths, from a sample of up to 65,536 slots.
@@ -590,5 +654,25 @@ pub fn recheck<B: Bits>(
         Err(Unfinished) => Err(RecheckError::Unfinished),
         Ok(p) if p.win => Err(RecheckError::Disagrees),
         Ok(_) => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unmix_undoes_mix_for_every_width() {
+        let mut x = 0x0123_4567_89ab_cdef_u64;
+        for bits in 1..=64 {
+            let mask = u64::MAX >> (64 - bits);
+            for _ in 0..1000 {
+                x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+                let v = (x >> 7) & mask;
+                let m = mix(v, bits);
+                assert!(m <= mask, "mix leaves {bits} bits");
+                assert_eq!(unmix(m, bits), v, "{bits} bits, {v:#x}");
+            }
+        }
     }
 }

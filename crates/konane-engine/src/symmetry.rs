@@ -1,7 +1,7 @@
 //! Board symmetries: positions that are mirror images or rotations of each other have the
 //! same value, so the solver's tables need only one of them.
 
-use konane_core::{AnyPosition, Move, Size, Square};
+use konane_core::{AnyPosition, Bits, Color, Move, Phase, Position, Size, Square};
 
 /// The maps of square indices that carry a board of `size` onto itself: 4 for a rectangle
 /// (identity, two mirrors, half turn), 8 for a square (also the quarter turns and diagonals).
@@ -80,6 +80,33 @@ pub fn map_between(from: &AnyPosition, to: &AnyPosition) -> Option<Vec<usize>> {
     symmetries(from.size())
         .into_iter()
         .find(|map| image(&cells, map) == target)
+}
+
+/// The position `map` carries `pos` onto, for the same side to move. Where the map takes
+/// each colour's squares onto the other's (a quarter turn of an even board), the colours
+/// change names with the turn, so that every stone stays on its own colour as in play;
+/// during the removals, where the rule names squares, such an image does not exist.
+pub fn image_of<B: Bits>(pos: &Position<B>, map: &[usize]) -> Option<Position<B>> {
+    let size = pos.size();
+    let carry = |stones: B| {
+        stones
+            .squares()
+            .fold(B::ZERO, |acc, i| acc | B::single(map[i]))
+    };
+    let (black, white) = (
+        carry(pos.stones(Color::Black)),
+        carry(pos.stones(Color::White)),
+    );
+    let flips = size.all_squares().next().is_some_and(|sq| {
+        size.start_color(sq) != size.start_color(Square::from_index(map[sq.index()]))
+    });
+    if !flips {
+        return Position::from_stones(*pos.geometry(), black, white, pos.turn()).ok();
+    }
+    if pos.phase() != Phase::Jumping {
+        return None;
+    }
+    Position::from_stones(*pos.geometry(), white, black, pos.turn().opponent()).ok()
 }
 
 /// A move of the image position carried back through `map`, onto the original.

@@ -137,3 +137,52 @@ fn a_forged_proof_is_caught_by_the_recheck() {
         with_position!(pos, p => forgery_is_caught(p));
     }
 }
+
+/// The same stones under both opening rules.
+fn under_both(text: &str) -> [Position<u64>; 2] {
+    Opening::ALL.map(|o| {
+        with_position!(AnyPosition::parse(text, o).unwrap(), p => Position::<u64>::from_stones(
+            Geometry::new(p.size(), o).unwrap(),
+            p.stones(Color::Black).low_u64(),
+            p.stones(Color::White).low_u64(),
+            p.turn(),
+        ).unwrap())
+    })
+}
+
+#[test]
+fn a_jumping_position_has_one_entry_under_both_rules_a_removal_position_one_each() {
+    let table = ProofTable::new(1);
+    let won = Proof {
+        win: true,
+        best: None,
+    };
+    // Two stones gone: the rule no longer matters.
+    let [center, either] = under_both("bwbwbw/wbwbwb/bwb.bw/wb.bwb/bwbwbw/wbwbwb b");
+    table.store(&center, won, 1 << 20);
+    assert_eq!(table.probe(&either), Some(won));
+    // One stone gone: what White may remove depends on the rule.
+    let [center, either] = under_both("bwbwbw/wbwbwb/bwb.bw/wbwbwb/bwbwbw/wbwbwb w");
+    table.store(&center, won, 1 << 20);
+    assert_eq!(table.probe(&center), Some(won));
+    assert_eq!(table.probe(&either), None);
+}
+
+#[test]
+fn a_checkpoint_that_tagged_jumping_positions_with_their_rule_loads_for_both() {
+    let table = ProofTable::new(1);
+    let won = Proof {
+        win: true,
+        best: None,
+    };
+    let [center, either] = under_both("bwbwbw/wbwbwb/bwb.bw/wb.bwb/bwbwbw/wbwbwb b");
+    table.store(&center, won, 1 << 20);
+    let mut bytes = table.checkpoint(16);
+    assert_eq!(bytes.len(), 8 + 16);
+    // As the solver wrote it before: the rule's bit (bit 32 of the slot word) set.
+    bytes[8 + 8 + 4] |= 1;
+    let fresh = ProofTable::new(2);
+    assert_eq!(fresh.load(&bytes), Ok(1));
+    assert_eq!(fresh.probe(&either), Some(won));
+    assert_eq!(fresh.probe(&center), Some(won));
+}

@@ -154,12 +154,15 @@ impl EnginePool {
             .ok()
             .and_then(|mut idle| idle.pop())
             .unwrap_or_else(|| {
-                Engine::new(EngineConfig {
+                let mut engine = Engine::new(EngineConfig {
                     hash_mb: 16,
                     proof_mb: 16,
                     threads: 1,
                     ..EngineConfig::default()
-                })
+                });
+                // The solved boards' proofs: on those the computer plays perfectly.
+                engine.learn_solved();
+                engine
             });
         let (engine, best) = tokio::task::spawn_blocking(move || {
             engine.new_game();

@@ -10,7 +10,8 @@ use crate::show::diagram;
 
 /// Plays `human` against the engine at `level` until the game ends or the input does.
 pub fn run(size: Size, opening: Opening, human: Color, level: u8, seed: u64) -> Result<()> {
-    let engine = Engine::new(EngineConfig::default());
+    let mut engine = Engine::new(EngineConfig::default());
+    engine.learn_solved();
     let mut rng = Rng::new(seed);
     let mut game = Game::new(size, opening);
     let stdin = std::io::stdin();

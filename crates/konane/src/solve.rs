@@ -208,6 +208,70 @@ impl Plan {
         }
     }
 
+    /// Stores what the rows prove about the openings themselves: each row's position in its
+    /// own orientation, each position after a first removal, and the initial position, so
+    /// that a checkpoint tells an engine how to play from the first move. They stand for the
+    /// whole table's work, so every checkpoint keeps them. Nothing is stored before every
+    /// row is proven.
+    fn store_openings(&self, start: &AnyPosition, table: &ProofTable) -> Result<()> {
+        let initial = AnyPosition::start(start.size(), start.opening());
+        if *start != initial || self.jobs.iter().any(|j| j.proof.is_none()) {
+            return Ok(());
+        }
+        let store = |pos: &AnyPosition, proof: Proof| {
+            konane_core::with_position!(pos, p => table.store(p, proof, u64::MAX));
+        };
+        let mut black_wins = None;
+        for removal in start.legal_moves() {
+            let rows: Vec<&Row> = self
+                .rows
+                .iter()
+                .filter(|r| r.removal == Some(removal))
+                .collect();
+            for row in &rows {
+                let Some(job) = row.job.map(|j| &self.jobs[j]) else {
+                    continue;
+                };
+                if let Some(proof) = job.proof {
+                    let best = proof.best.and_then(|m| {
+                        map_between(&row.position, &job.position).map(|map| unmap_move(&map, m))
+                    });
+                    store(
+                        &row.position,
+                        Proof {
+                            win: proof.win,
+                            best,
+                        },
+                    );
+                }
+            }
+            let white_reply = rows
+                .iter()
+                .find(|r| self.winner_of(r) == Color::White)
+                .and_then(|r| r.reply);
+            let mut after = *start;
+            after.play(removal)?;
+            store(
+                &after,
+                Proof {
+                    win: white_reply.is_some(),
+                    best: white_reply,
+                },
+            );
+            if white_reply.is_none() {
+                black_wins = black_wins.or(Some(removal));
+            }
+        }
+        store(
+            start,
+            Proof {
+                win: black_wins.is_some(),
+                best: black_wins,
+            },
+        );
+        Ok(())
+    }
+
     /// Nodes spent on all jobs.
     fn nodes(&self) -> u64 {
         self.jobs.iter().map(|j| j.nodes).sum()
@@ -327,7 +391,8 @@ impl Schedule {
 }
 
 /// Solves every job not yet done on `threads` threads sharing `table`, appending each result
-/// to `log` and saving `checkpoint` now and then; the bar shows the speed and the table's fill.
+/// to `log` and saving `checkpoint` now and then (the caller saves the last one); the bar
+/// shows the speed and the table's fill.
 fn solve_jobs(
     jobs: &mut Vec<Job>,
     threads: usize,
@@ -414,9 +479,6 @@ fn solve_jobs(
         });
     });
     bar.finish_and_clear();
-    if let Some(c) = checkpoint {
-        c.save(table)?;
-    }
     *jobs = shared
         .into_inner()
         .map_err(|_| anyhow!("a solver thread panicked"))?;
@@ -458,6 +520,10 @@ pub fn run(start: &AnyPosition, threads: usize, table_mb: usize, files: &RunFile
         log.as_ref(),
         checkpoint.as_ref(),
     )?;
+    plan.store_openings(start, &table)?;
+    if let Some(c) = &checkpoint {
+        c.save(&table)?;
+    }
     if files.recheck {
         recheck_jobs(&plan.jobs, table_mb)?;
     }

@@ -81,3 +81,51 @@ fn a_resumed_run_gives_the_rows_of_an_unbroken_one() {
     assert_eq!(std::fs::read_to_string(&log).unwrap(), after);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn a_checkpoint_tells_an_engine_the_openings_from_the_first_move() {
+    use konane_core::{AnyPosition, Opening, with_position};
+    use konane_engine::ProofTable;
+
+    let dir = std::env::temp_dir().join(format!("konane-book-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // 5x5: Black wins by removing a5, e5, c3, a1 or e1 (docs/solved.md); 4x5: White wins.
+    for (size, winning) in [
+        ("5x5", &["a5", "e5", "c3", "a1", "e1"][..]),
+        ("4x5", &[][..]),
+    ] {
+        let file = dir.join(format!("{size}.proofs"));
+        let file_arg = file.to_str().unwrap();
+        solve(&["--size", size, "--threads", "2", "--checkpoint", file_arg]);
+        let table = ProofTable::new(1);
+        // Every proof of such small boards is cheap: the openings' are there all the same.
+        assert!(table.load(&std::fs::read(&file).unwrap()).unwrap() > 0);
+        let start = AnyPosition::start(size.parse().unwrap(), Opening::CenterOrCorner);
+        let probe = |p: &AnyPosition| with_position!(p, q => table.probe(q)).expect("proven");
+        let first = probe(&start);
+        assert_eq!(first.win, !winning.is_empty(), "{size}");
+        if let Some(removal) = first.best {
+            assert!(
+                winning.contains(&start.move_text(removal).as_str()),
+                "{size}"
+            );
+        }
+        for removal in start.legal_moves() {
+            let mut after = start;
+            after.play(removal).unwrap();
+            let reply = probe(&after);
+            let text = start.move_text(removal);
+            assert_eq!(
+                reply.win,
+                !winning.contains(&text.as_str()),
+                "{size} {text}"
+            );
+            if let Some(best) = reply.best {
+                let mut next = after;
+                next.play(best).unwrap();
+                assert!(!probe(&next).win, "{size} {text} {}", after.move_text(best));
+            }
+        }
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -1,0 +1,141 @@
+//! The engine plays what the solver has proven: the built-in book of solved boards from the
+//! first move, and proofs found in one orientation in every symmetric one.
+
+use std::sync::atomic::AtomicBool;
+
+use konane_core::{AnyPosition, Color, Game, Opening, Size};
+use konane_engine::symmetry::{image_of, symmetries};
+use konane_engine::{Engine, EngineConfig, Frozen, Limits, book};
+
+fn engine() -> Engine {
+    Engine::new(EngineConfig {
+        hash_mb: 16,
+        proof_mb: 16,
+        threads: 1,
+        ..EngineConfig::default()
+    })
+}
+
+/// A game move's budget: the solver gets a twentieth of it on a crowded board.
+fn limits(nodes: u64) -> Limits {
+    Limits {
+        depth: None,
+        nodes: Some(nodes),
+        time_ms: None,
+    }
+}
+
+#[test]
+fn every_built_in_book_loads_into_an_engine_of_the_servers_size() {
+    for (name, bytes) in book::SOLVED {
+        let n = engine()
+            .learn(bytes)
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert!(n > 1000, "{name}: {n} proofs");
+    }
+}
+
+#[test]
+fn with_the_book_black_plays_every_move_of_7x7_as_a_proven_win() {
+    let size: Size = "7x7".parse().unwrap();
+    let start = AnyPosition::start(size, Opening::Center);
+    let d4 = size.parse_move("d4").unwrap();
+    let mut after = start;
+    after.play(d4).unwrap();
+    // The book was solved after d4 d3; the other three replies are its images.
+    for reply in after.legal_moves() {
+        let mut black = engine();
+        assert!(black.learn_solved() > 40_000);
+        let white = engine();
+        let mut game = Game::from_position(after);
+        game.play(reply).unwrap();
+        while game.position().winner().is_none() {
+            let pos = *game.position();
+            let m = if pos.turn() == Color::Black {
+                let r = black.think(&pos, limits(400_000), true, &Frozen, &mut |_| {});
+                assert!(
+                    r.proof,
+                    "after {}: Black's move is not a proven win",
+                    game.move_texts().join(" ")
+                );
+                r.best
+            } else {
+                // White defends as well as a short search can.
+                white
+                    .think(&pos, limits(20_000), false, &Frozen, &mut |_| {})
+                    .best
+            };
+            game.play(m.expect("a move while the game goes on"))
+                .unwrap();
+        }
+        assert_eq!(
+            game.position().winner(),
+            Some(Color::Black),
+            "{}",
+            game.move_texts().join(" ")
+        );
+    }
+}
+
+#[test]
+fn without_the_book_the_same_budget_proves_nothing_on_7x7() {
+    let size: Size = "7x7".parse().unwrap();
+    let mut pos = AnyPosition::start(size, Opening::Center);
+    pos.play_text("d4").unwrap();
+    pos.play_text("d5").unwrap();
+    let r = engine().think(&pos, limits(400_000), true, &Frozen, &mut |_| {});
+    assert!(!r.proof);
+}
+
+#[test]
+fn a_proof_found_in_one_orientation_is_played_in_every_other() {
+    // 6x6 six and seven plies in (one of the two is won for the side to move): its quarter
+    // turns carry each colour onto the other's squares.
+    let mut pos = AnyPosition::start("6x6".parse().unwrap(), Opening::CenterOrCorner);
+    let stop = AtomicBool::new(false);
+    let mut wins_seen = 0;
+    for ply in 0..8 {
+        let first = pos.legal_moves()[0];
+        pos.play(first).unwrap();
+        if ply < 5 {
+            continue;
+        }
+        let AnyPosition::Small(p) = pos else {
+            panic!("6x6 fits in 64 bits")
+        };
+        let teacher = engine();
+        let (proof, _) = teacher.solve(&pos, u64::MAX, &stop);
+        let proof = proof.expect("6x6 is solved in moments");
+        wins_seen += usize::from(proof.win);
+        let mut images = 0;
+        for map in symmetries(pos.size()) {
+            let Some(image) = image_of(&p, &map) else {
+                continue;
+            };
+            images += 1;
+            let image = AnyPosition::Small(image);
+            // Learns the proofs of `pos` alone, then is asked about its image with a budget
+            // far too small to prove anything afresh.
+            let mut learner = engine();
+            learner.learn(&teacher.proofs().checkpoint(1)).unwrap();
+            let r = learner.think(&image, limits(40), true, &Frozen, &mut |_| {});
+            assert_eq!(r.proof, proof.win, "{image}");
+            if proof.win {
+                let best = r.best.expect("a winning move");
+                let mut next = image;
+                next.play(best).expect("a legal move of the image");
+                let (reply, _) = teacher.solve(&next, u64::MAX, &stop);
+                assert!(
+                    !reply.unwrap().win,
+                    "{} does not keep the win in {image}",
+                    image.move_text(best)
+                );
+            }
+        }
+        assert_eq!(
+            images, 8,
+            "every symmetry of a square board has an image mid-game"
+        );
+    }
+    assert!(wins_seen > 0);
+}
