@@ -3,10 +3,19 @@
 //! so that an engine that learns them plays those boards perfectly from the first move.
 
 /// The checkpoints of the solved boards, each named by its board and opening rule.
-pub const SOLVED: &[(&str, &[u8])] = &[(
-    "7x7 center",
-    include_bytes!(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../docs/solved/7x7-center.proofs"
-    )),
-)];
+pub const SOLVED: &[(&str, &[u8])] = &[
+    (
+        "6x7 center-or-corner",
+        include_bytes!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../docs/solved/6x7.proofs"
+        )),
+    ),
+    (
+        "7x7 center",
+        include_bytes!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../docs/solved/7x7-center.proofs"
+        )),
+    ),
+];

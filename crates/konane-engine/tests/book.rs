@@ -78,6 +78,43 @@ fn with_the_book_black_plays_every_move_of_7x7_as_a_proven_win() {
 }
 
 #[test]
+fn with_the_book_white_plays_every_move_of_6x7_as_a_proven_win() {
+    let start = AnyPosition::start("6x7".parse().unwrap(), Opening::CenterOrCorner);
+    // The book holds one of each pair of mirror-image corner removals; the other is its image.
+    for removal in start.legal_moves() {
+        let mut white = engine();
+        assert!(white.learn_solved() > 10_000);
+        let black = engine();
+        let mut game = Game::from_position(start);
+        game.play(removal).unwrap();
+        while game.position().winner().is_none() {
+            let pos = *game.position();
+            let m = if pos.turn() == Color::White {
+                let r = white.think(&pos, limits(400_000), true, &Frozen, &mut |_| {});
+                assert!(
+                    r.proof,
+                    "after {}: White's move is not a proven win",
+                    game.move_texts().join(" ")
+                );
+                r.best
+            } else {
+                black
+                    .think(&pos, limits(20_000), false, &Frozen, &mut |_| {})
+                    .best
+            };
+            game.play(m.expect("a move while the game goes on"))
+                .unwrap();
+        }
+        assert_eq!(
+            game.position().winner(),
+            Some(Color::White),
+            "{}",
+            game.move_texts().join(" ")
+        );
+    }
+}
+
+#[test]
 fn without_the_book_the_same_budget_proves_nothing_on_7x7() {
     let size: Size = "7x7".parse().unwrap();
     let mut pos = AnyPosition::start(size, Opening::Center);
