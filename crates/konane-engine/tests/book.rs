@@ -35,45 +35,50 @@ fn every_built_in_book_loads_into_an_engine_of_the_servers_size() {
     }
 }
 
+/// Plays `pos` out with `booked` on the book at 400,000 nodes a move, asserting that each of
+/// its moves is a proven win, against a short search without the solver; `booked` wins.
+fn play_out_on_the_book(pos: AnyPosition, booked: Color) {
+    let mut book_side = engine();
+    assert!(book_side.learn_solved() > 40_000);
+    let other = engine();
+    let mut game = Game::from_position(pos);
+    while game.position().winner().is_none() {
+        let pos = *game.position();
+        let m = if pos.turn() == booked {
+            let r = book_side.think(&pos, limits(400_000), true, &Frozen, &mut |_| {});
+            assert!(
+                r.proof,
+                "after {}: {booked:?}'s move is not a proven win",
+                game.move_texts().join(" ")
+            );
+            r.best
+        } else {
+            // The other side defends as well as a short search can.
+            other
+                .think(&pos, limits(20_000), false, &Frozen, &mut |_| {})
+                .best
+        };
+        game.play(m.expect("a move while the game goes on"))
+            .unwrap();
+    }
+    assert_eq!(
+        game.position().winner(),
+        Some(booked),
+        "{}",
+        game.move_texts().join(" ")
+    );
+}
+
 #[test]
 fn with_the_book_black_plays_every_move_of_7x7_as_a_proven_win() {
     let size: Size = "7x7".parse().unwrap();
-    let start = AnyPosition::start(size, Opening::Center);
-    let d4 = size.parse_move("d4").unwrap();
-    let mut after = start;
-    after.play(d4).unwrap();
+    let mut after = AnyPosition::start(size, Opening::Center);
+    after.play(size.parse_move("d4").unwrap()).unwrap();
     // The book was solved after d4 d3; the other three replies are its images.
     for reply in after.legal_moves() {
-        let mut black = engine();
-        assert!(black.learn_solved() > 40_000);
-        let white = engine();
-        let mut game = Game::from_position(after);
-        game.play(reply).unwrap();
-        while game.position().winner().is_none() {
-            let pos = *game.position();
-            let m = if pos.turn() == Color::Black {
-                let r = black.think(&pos, limits(400_000), true, &Frozen, &mut |_| {});
-                assert!(
-                    r.proof,
-                    "after {}: Black's move is not a proven win",
-                    game.move_texts().join(" ")
-                );
-                r.best
-            } else {
-                // White defends as well as a short search can.
-                white
-                    .think(&pos, limits(20_000), false, &Frozen, &mut |_| {})
-                    .best
-            };
-            game.play(m.expect("a move while the game goes on"))
-                .unwrap();
-        }
-        assert_eq!(
-            game.position().winner(),
-            Some(Color::Black),
-            "{}",
-            game.move_texts().join(" ")
-        );
+        let mut pos = after;
+        pos.play(reply).unwrap();
+        play_out_on_the_book(pos, Color::Black);
     }
 }
 
@@ -82,35 +87,9 @@ fn with_the_book_white_plays_every_move_of_6x7_as_a_proven_win() {
     let start = AnyPosition::start("6x7".parse().unwrap(), Opening::CenterOrCorner);
     // The book holds one of each pair of mirror-image corner removals; the other is its image.
     for removal in start.legal_moves() {
-        let mut white = engine();
-        assert!(white.learn_solved() > 10_000);
-        let black = engine();
-        let mut game = Game::from_position(start);
-        game.play(removal).unwrap();
-        while game.position().winner().is_none() {
-            let pos = *game.position();
-            let m = if pos.turn() == Color::White {
-                let r = white.think(&pos, limits(400_000), true, &Frozen, &mut |_| {});
-                assert!(
-                    r.proof,
-                    "after {}: White's move is not a proven win",
-                    game.move_texts().join(" ")
-                );
-                r.best
-            } else {
-                black
-                    .think(&pos, limits(20_000), false, &Frozen, &mut |_| {})
-                    .best
-            };
-            game.play(m.expect("a move while the game goes on"))
-                .unwrap();
-        }
-        assert_eq!(
-            game.position().winner(),
-            Some(Color::White),
-            "{}",
-            game.move_texts().join(" ")
-        );
+        let mut pos = start;
+        pos.play(removal).unwrap();
+        play_out_on_the_book(pos, Color::White);
     }
 }
 
