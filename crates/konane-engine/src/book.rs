@@ -18,4 +18,11 @@ pub const SOLVED: &[(&str, &[u8])] = &[
             "/../../docs/solved/7x7-center.proofs"
         )),
     ),
+    (
+        "7x7 center-or-corner",
+        include_bytes!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../docs/solved/7x7-center-or-corner.proofs"
+        )),
+    ),
 ];

@@ -83,6 +83,21 @@ fn with_the_book_black_plays_every_move_of_7x7_as_a_proven_win() {
 }
 
 #[test]
+fn with_the_book_black_wins_7x7_from_each_corner_removal() {
+    let start = AnyPosition::start("7x7".parse().unwrap(), Opening::CenterOrCorner);
+    // The book was solved after a7 b7; the other corners and the reply a6 are its images.
+    for corner in ["a7", "g7", "a1", "g1"] {
+        let mut after = start;
+        after.play_text(corner).unwrap();
+        for reply in after.legal_moves() {
+            let mut pos = after;
+            pos.play(reply).unwrap();
+            play_out_on_the_book(pos, Color::Black);
+        }
+    }
+}
+
+#[test]
 fn with_the_book_white_plays_every_move_of_6x7_as_a_proven_win() {
     let start = AnyPosition::start("6x7".parse().unwrap(), Opening::CenterOrCorner);
     // The book holds one of each pair of mirror-image corner removals; the other is its image.
