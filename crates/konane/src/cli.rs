@@ -69,6 +69,10 @@ enum Command {
         /// Prove every result a second time on a fresh table.
         #[arg(long)]
         recheck: bool,
+        /// Keep the re-check's own expensive proofs in this file (never the first run's
+        /// checkpoint), load them when run again.
+        #[arg(long, requires = "recheck")]
+        recheck_checkpoint: Option<std::path::PathBuf>,
         /// Measure instead: solve the whole opening table of each of these boards, both
         /// rules, and print nodes, time and speed.
         #[arg(long, value_delimiter = ',', num_args = 0.., default_missing_value = "5x6,6x6,5x7")]
@@ -482,6 +486,7 @@ pub fn run(cli: Cli) -> Result<()> {
             resume,
             checkpoint,
             recheck,
+            recheck_checkpoint,
             bench,
         } => {
             if let Some(sizes) = bench {
@@ -491,10 +496,14 @@ pub fn run(cli: Cli) -> Result<()> {
                 Some(text) => parse_position(&text, opening)?,
                 None => AnyPosition::start(size, opening),
             };
+            if recheck_checkpoint.is_some() && recheck_checkpoint == checkpoint {
+                anyhow::bail!("the re-check needs a checkpoint of its own, not the run's");
+            }
             let files = crate::solve::RunFiles {
                 resume,
                 checkpoint,
                 recheck,
+                recheck_checkpoint,
             };
             crate::solve::run(&pos, thread_count(threads)?, table_mb, &files)
         }

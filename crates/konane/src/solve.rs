@@ -8,11 +8,11 @@ use std::time::{Duration, Instant};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use anyhow::{Context, Result, anyhow};
+use anyhow::{Context, Result, anyhow, bail};
 use indicatif::{ProgressBar, ProgressStyle};
-use konane_core::{AnyPosition, Color, Move, Opening, Size};
+use konane_core::{AnyPosition, Color, Game, Move, Opening, Size};
 use konane_engine::symmetry::{canonical_key, map_between, unmap_move};
-use konane_engine::{Proof, ProofTable, Solver, recheck};
+use konane_engine::{Proof, ProofTable, Solver};
 
 /// One position to prove, and what was found.
 struct Job {
@@ -286,27 +286,121 @@ pub struct RunFiles {
     pub checkpoint: Option<PathBuf>,
     /// Prove every result again on a fresh table before printing it.
     pub recheck: bool,
+    /// The re-check's own checkpoint (see [`Checkpoint`]), so a long re-check can go on later.
+    pub recheck_checkpoint: Option<PathBuf>,
 }
 
 /// Proofs of at least 2^15 nodes go into a checkpoint: few enough to keep in the
 /// repository, and each one saves a long search.
 const CHECKPOINT_MIN_WORK: u32 = 16;
 
-/// Proves each job's result again on a fresh table, so that no entry of the first run
-/// vouches for itself; a disagreement is an error.
-fn recheck_jobs(jobs: &[Job], table_mb: usize) -> Result<()> {
-    let stop = AtomicBool::new(false);
-    let bar = ProgressBar::new(jobs.len() as u64);
+/// Proves each job's result again from nothing, so that no entry of the first run vouches
+/// for itself: the core plays each claimed winning move (refusing an illegal one), and the
+/// position after it, or the job itself when it is claimed lost, must come out lost on a
+/// fresh table, solved on `threads` threads. A re-check keeps its own checkpoint (never the
+/// first run's), so a long one can stop and go on. A disagreement is an error.
+fn recheck_jobs(
+    jobs: &[Job],
+    threads: usize,
+    table_mb: usize,
+    checkpoint: Option<&Checkpoint>,
+) -> Result<()> {
+    let mut lost = Vec::new();
     for job in jobs {
         let Some(proof) = job.proof else { continue };
-        let table = ProofTable::new(table_mb);
-        konane_core::with_position!(&job.position, p => recheck(p, proof, &table, &stop, u64::MAX))
-            .map_err(|e| anyhow!("{}: {e}", job.position))?;
-        bar.inc(1);
+        let mut position = job.position;
+        if proof.win {
+            let best = proof
+                .best
+                .ok_or_else(|| anyhow!("{}: a win without a winning move", job.position))?;
+            position.play(best).map_err(|e| {
+                anyhow!(
+                    "{}: the winning move {} is refused: {e}",
+                    job.position,
+                    job.position.move_text(best)
+                )
+            })?;
+        }
+        lost.push(Job {
+            position,
+            proof: None,
+            nodes: 0,
+            secs: 0.0,
+        });
     }
-    bar.finish_and_clear();
+    let table = ProofTable::new(table_mb);
+    if let Some(c) = checkpoint {
+        let n = c.load(&table)?;
+        if n > 0 {
+            println!(
+                "re-check: {n} proofs of earlier re-checks loaded from {}",
+                c.path.display()
+            );
+        }
+    }
+    solve_jobs(&mut lost, threads, &table, None, checkpoint)?;
+    if let Some(c) = checkpoint {
+        c.save(&table)?;
+    }
+    for job in &lost {
+        match job.proof {
+            Some(p) if !p.win => {}
+            Some(_) => bail!("{}: the re-check proved the other result", job.position),
+            None => bail!("{}: the re-check did not finish", job.position),
+        }
+        let line = replay_line(&job.position, &table)?;
+        println!(
+            "re-check: {} is lost for {} ({} nodes); replayed by the core: {} ({1} has no move)",
+            job.position,
+            job.position.turn().name(),
+            job.nodes,
+            line.join(" "),
+        );
+    }
     println!("Every result proven a second time on a fresh table.");
     Ok(())
+}
+
+/// Plays `lost` out through the core's game, which refuses any illegal move: the winner's
+/// moves from `table` (solved again where it has lost the entry), the loser's first legal
+/// move each time. Fails unless the game ends with the loser unable to move.
+fn replay_line(lost: &AnyPosition, table: &ProofTable) -> Result<Vec<String>> {
+    let winner = lost.turn().opponent();
+    let stop = AtomicBool::new(false);
+    let mut game = Game::from_position(*lost);
+    while game.position().winner().is_none() {
+        let pos = *game.position();
+        let m = if pos.turn() == winner {
+            let proof = konane_core::with_position!(&pos, p => Solver::new(table, &stop, u64::MAX).solve(p));
+            match proof {
+                Ok(Proof {
+                    win: true,
+                    best: Some(m),
+                }) => m,
+                _ => bail!(
+                    "after {}: {} has no proven winning move",
+                    game.move_texts().join(" "),
+                    winner.name()
+                ),
+            }
+        } else {
+            pos.legal_moves()[0]
+        };
+        game.play(m).map_err(|e| {
+            anyhow!(
+                "after {}: {} is refused: {e}",
+                game.move_texts().join(" "),
+                pos.move_text(m)
+            )
+        })?;
+    }
+    if game.position().winner() != Some(winner) {
+        bail!(
+            "the replay from {lost} did not end in {}'s win",
+            winner.name()
+        );
+    }
+    Ok(game.move_texts())
 }
 
 /// Where a run keeps its hard-won proofs between sessions.
@@ -525,7 +619,11 @@ pub fn run(start: &AnyPosition, threads: usize, table_mb: usize, files: &RunFile
         c.save(&table)?;
     }
     if files.recheck {
-        recheck_jobs(&plan.jobs, table_mb)?;
+        let checkpoint = files.recheck_checkpoint.as_deref().map(|path| Checkpoint {
+            path,
+            min_work: CHECKPOINT_MIN_WORK,
+        });
+        recheck_jobs(&plan.jobs, threads, table_mb, checkpoint.as_ref())?;
     }
 
     println!();

@@ -129,3 +129,117 @@ fn a_checkpoint_tells_an_engine_the_openings_from_the_first_move() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `konane solve` with these arguments, as a user runs it, whether or not it succeeds.
+fn solve_output(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_konane"))
+        .arg("solve")
+        .args(args)
+        .output()
+        .expect("the konane binary runs")
+}
+
+#[test]
+fn a_forged_result_in_the_log_is_refused_by_the_recheck() {
+    use konane_core::{AnyPosition, Opening};
+
+    let dir = std::env::temp_dir().join(format!("konane-forged-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let log = dir.join("5x6.txt");
+    let log_arg = log.to_str().unwrap();
+    let args = ["--size", "5x6", "--table-mb", "64", "--resume", log_arg];
+    solve(&args);
+    let honest = std::fs::read_to_string(&log).unwrap();
+    let lines: Vec<&str> = honest.lines().collect();
+    assert!(
+        lines.iter().any(|l| l.contains(";win;")) && lines.iter().any(|l| l.contains(";loss;"))
+    );
+    // What a collision could write: a loss claimed won with a legal move, a win claimed lost.
+    for (i, line) in lines.iter().enumerate() {
+        let f: Vec<&str> = line.split(';').collect();
+        let pos = AnyPosition::parse(f[0], Opening::CenterOrCorner).unwrap();
+        let forged = if f[1] == "win" {
+            format!("{};loss;-;{};{}", f[0], f[3], f[4])
+        } else {
+            let m = pos.move_text(pos.legal_moves()[0]);
+            format!("{};win;{m};{};{}", f[0], f[3], f[4])
+        };
+        let mut text: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+        text[i] = forged.clone();
+        std::fs::write(&log, text.join("\n") + "\n").unwrap();
+        let without = solve(&args);
+        assert!(!without.contains("proven a second time"), "{without}");
+        let o = solve_output(&[&args[..], &["--recheck"]].concat());
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(!o.status.success(), "{forged} survived the re-check");
+        assert!(
+            err.contains("the re-check proved the other result"),
+            "{forged}: {err}"
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_recheck_keeps_its_own_checkpoint_and_replays_each_line_through_the_core() {
+    use konane_core::{AnyPosition, Game, Opening};
+
+    let dir = std::env::temp_dir().join(format!("konane-recheck-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (log, own) = (dir.join("5x6.txt"), dir.join("5x6.recheck.proofs"));
+    let (log_arg, own_arg) = (log.to_str().unwrap(), own.to_str().unwrap());
+    let args = ["--size", "5x6", "--table-mb", "64", "--resume", log_arg];
+    let recheck = [&args[..], &["--recheck", "--recheck-checkpoint", own_arg]].concat();
+    let first = solve(&recheck);
+    assert!(own.exists(), "the re-check saved its checkpoint");
+    let again = solve(&recheck);
+    assert!(
+        again.contains("proofs of earlier re-checks loaded"),
+        "{again}"
+    );
+    assert_eq!(rows(&again), rows(&first));
+
+    // Each replayed line is a whole game the loser of its position loses, played again here.
+    let replays: Vec<&str> = first
+        .lines()
+        .filter(|l| l.starts_with("re-check:"))
+        .collect();
+    assert_eq!(
+        replays.len(),
+        std::fs::read_to_string(&log).unwrap().lines().count()
+    );
+    for line in replays {
+        let rest = line.trim_start_matches("re-check: ");
+        let (position, rest) = rest.split_once(" is lost for ").unwrap();
+        let (_, moves) = rest.split_once("replayed by the core: ").unwrap();
+        let moves = moves.split(" (").next().unwrap();
+        let start = AnyPosition::parse(position, Opening::CenterOrCorner).unwrap();
+        let mut game = Game::from_position(start);
+        for m in moves.split_whitespace() {
+            game.play_text(m).unwrap();
+        }
+        assert_eq!(
+            game.position().winner(),
+            Some(start.turn().opponent()),
+            "{line}"
+        );
+    }
+
+    // The first run's checkpoint cannot serve as the re-check's.
+    let o = solve_output(
+        &[
+            &args[..],
+            &[
+                "--recheck",
+                "--checkpoint",
+                own_arg,
+                "--recheck-checkpoint",
+                own_arg,
+            ],
+        ]
+        .concat(),
+    );
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("a checkpoint of its own"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
