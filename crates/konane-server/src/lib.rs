@@ -323,6 +323,30 @@ impl AppState {
         let accounts = game.seats.each_ref().map(|s| s.account.clone());
         change(&mut game)?;
         let seated = game.seats.iter().map(|s| &s.account).ne(accounts.iter());
+        // Stored and announced in a task of its own, which a request dropped half-way (its
+        // client gone) does not cancel: that would cut the statement off, closing the
+        // move's connection, or leave the change stored and never sent to its pages, its
+        // clock watch or the other instances.
+        let state = Arc::clone(self);
+        tokio::spawn(async move {
+            state
+                .store_change(game, seq, played, was_over, seated)
+                .await
+        })
+        .await
+        .map_err(|e| ApiError::Internal(format!("storing a change: {e}")))?
+    }
+
+    /// The rest of [`AppState::try_mutate`] once the change is judged: stores `game` over
+    /// `seq` (none when the store had moved on) and announces it.
+    async fn store_change(
+        self: Arc<Self>,
+        mut game: ServedGame,
+        seq: i64,
+        played: usize,
+        was_over: bool,
+        seated: bool,
+    ) -> Result<Option<(ServedGame, GameView)>, ApiError> {
         let now = time::now_ms();
         // The end of a game is stored with what it does to its players: their archive and,
         // rated, both ratings, all in one transaction, which writes the ratings into the
@@ -470,15 +494,8 @@ async fn listen(state: Shared) {
 
 /// One connection's listening, until it is lost.
 async fn listen_once(state: &Shared) -> Result<(), sqlx::Error> {
-    let instance = state.store.instance();
-    let mut listener = sqlx::postgres::PgListener::connect(state.store.url()).await?;
-    listener.listen(&notifier::channel(instance)).await?;
-    // Named only now that it listens: the other instances send to the channel of every
-    // name they see (crate::notifier says why no notice falls between).
-    sqlx::query("SELECT set_config('application_name', $1, false)")
-        .bind(notifier::listener_name(instance))
-        .execute(&mut listener)
-        .await?;
+    let mut listener = notifier::listen(state.store.url(), state.store.instance()).await?;
+    // Read back once named: a change whose notice missed the name committed before it.
     resync(state).await;
     // Not `recv`: it would reconnect by itself, and the new connection, unnamed, would be
     // sent nothing.

@@ -24,6 +24,7 @@
 //! sees it sends to a channel that is listened to.
 
 use sqlx::AnyPool;
+use sqlx::postgres::PgListener;
 use tokio::sync::mpsc;
 
 /// Notices waiting to be sent before a change that announces one waits for room: the
@@ -45,6 +46,20 @@ pub fn channel(instance: u64) -> String {
 /// listens on its [`channel`].
 pub fn listener_name(instance: u64) -> String {
     format!("{NAME_PREFIX}{instance:016x}")
+}
+
+/// A connection of instance `instance` that listens on its [`channel`] and then, only then,
+/// takes its [`listener_name`]: the other instances send to the channel of every name they
+/// see, so a name seen is always a channel listened on (the module docs say why no notice
+/// falls between).
+pub async fn listen(url: &str, instance: u64) -> Result<PgListener, sqlx::Error> {
+    let mut listener = PgListener::connect(url).await?;
+    listener.listen(&channel(instance)).await?;
+    sqlx::query("SELECT set_config('application_name', $1, false)")
+        .bind(listener_name(instance))
+        .execute(&mut listener)
+        .await?;
+    Ok(listener)
 }
 
 /// The queue into the task that sends the notices.

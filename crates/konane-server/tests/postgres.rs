@@ -384,17 +384,7 @@ async fn a_listener_cut_off_comes_back_and_hears_moves_again() {
 
 /// A listening connection named as instance `instance` is, on its channel.
 async fn listen_as(url: &str, instance: u64) -> sqlx::postgres::PgListener {
-    let mut listener = sqlx::postgres::PgListener::connect(url).await.unwrap();
-    listener
-        .listen(&konane_server::notifier::channel(instance))
-        .await
-        .unwrap();
-    sqlx::query("SELECT set_config('application_name', $1, false)")
-        .bind(konane_server::notifier::listener_name(instance))
-        .execute(&mut listener)
-        .await
-        .unwrap();
-    listener
+    konane_server::notifier::listen(url, instance).await.unwrap()
 }
 
 /// The payloads with `tag` that `listener` hears, until it has `n` of them.
@@ -531,4 +521,79 @@ async fn a_moves_connection_that_died_while_idle_is_replaced() {
     tokio::time::sleep(konane_server::direct::PING_AFTER_IDLE + Duration::from_millis(100)).await;
     let mut conn = pool.get().await.unwrap();
     assert_ne!(backend_pid(&mut conn).await, first);
+}
+
+/// A client that sends a move and goes away while the database still works on it (a phone
+/// losing its network) cuts nothing short: the move is stored, its pages are sent it, and
+/// the move's connection is kept for the next move rather than closed and opened anew.
+#[tokio::test]
+async fn a_move_whose_client_left_half_way_is_stored_and_sent_to_the_pages() {
+    use sqlx::Connection;
+    let Some(url) = database() else { return };
+    sqlx::any::install_default_drivers();
+    // A name of its own for the server's connections, apart from other tests' servers.
+    let app = format!("konane-left-{}", std::process::id());
+    let sep = if url.contains('?') { '&' } else { '?' };
+    let s = start_with(0, Some(format!("{url}{sep}application_name={app}"))).await;
+    let (id, token, _) = s
+        .create_seated(json!({"mode": "local", "size": "6x6"}))
+        .await;
+    let mut page = s.socket(&id).await;
+    let state = page.next_state(5).await;
+    // A warm-up move opens the move's connection; then its backend is known.
+    let (status, body) = s.play(&id, Some(&token), &first_legal(&state), 0).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let state = page.until(5, |st| st["ply"] == 1).await;
+    let before = move_backends(&url, &app).await;
+
+    // The game's row held by another transaction, so the move's update waits on it.
+    let mut holder = sqlx::AnyConnection::connect(&url).await.unwrap();
+    sqlx::query("BEGIN").execute(&mut holder).await.unwrap();
+    sqlx::query("SELECT 1 FROM games WHERE id = $1 FOR UPDATE")
+        .bind(&id)
+        .execute(&mut holder)
+        .await
+        .unwrap();
+    let impatient = reqwest::Client::builder()
+        .timeout(Duration::from_millis(300))
+        .build()
+        .unwrap();
+    let gone = impatient
+        .post(s.url(&format!("/api/games/{id}/moves")))
+        .bearer_auth(&token)
+        .json(&json!({ "move": first_legal(&state), "ply": 1 }))
+        .send()
+        .await;
+    assert!(gone.is_err(), "the client gave up before the answer");
+    // Time for the server to see the connection closed and drop the request.
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    sqlx::query("COMMIT").execute(&mut holder).await.unwrap();
+
+    let seen = page.until(5, |st| st["ply"] == 2).await;
+    assert_eq!(seen["ply"], 2);
+    assert_eq!(s.get(&id).await["ply"], 2);
+    assert_eq!(
+        move_backends(&url, &app).await,
+        before,
+        "the move's connection was kept, not closed and opened anew"
+    );
+}
+
+/// The backends of the connections named `app` that last ran a move's update.
+async fn move_backends(url: &str, app: &str) -> Vec<i32> {
+    use sqlx::{Connection, Row};
+    let mut conn = sqlx::AnyConnection::connect(url).await.unwrap();
+    let mut pids: Vec<i32> = sqlx::query(
+        "SELECT pid FROM pg_stat_activity WHERE application_name = $1 \
+         AND query LIKE 'UPDATE games SET%'",
+    )
+    .bind(app)
+    .fetch_all(&mut conn)
+    .await
+    .unwrap()
+    .iter()
+    .map(|r| r.get("pid"))
+    .collect();
+    pids.sort();
+    pids
 }
