@@ -30,7 +30,9 @@ pub use clock::{Clock, Frozen};
 pub use eval::Weights;
 pub use level::{Level, LevelConfig, LevelError, MAX_LEVEL, MIN_LEVEL, Rng, substream};
 pub use search::{Limits, SearchResult};
-pub use solve::{Keying, Proof, ProofTable, RecheckError, Solver, Unfinished, recheck};
+pub use solve::{
+    Keying, Proof, ProofTable, RecheckError, Solver, TreeProgress, Unfinished, recheck,
+};
 
 /// How big and how wide an engine is.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]

@@ -376,6 +376,53 @@ impl ProofTable {
     }
 }
 
+/// How far a solve has got, read from the moves being searched at its first few plies: at
+/// each, which of the node's moves is being searched and how many it has. A share of the
+/// whole from that, and so an estimate of the time left, assumes the moves of a node cost
+/// alike, which they do not (the order puts the cheap ones first, and a win cuts the rest
+/// short), so it is a guide, not a promise.
+pub struct TreeProgress {
+    /// Per ply, the move's index (high half) and the node's move count (low half).
+    plies: [AtomicU64; TREE_PLIES],
+}
+
+/// Plies that [`TreeProgress`] follows.
+const TREE_PLIES: usize = 6;
+
+impl Default for TreeProgress {
+    fn default() -> Self {
+        TreeProgress {
+            plies: std::array::from_fn(|_| AtomicU64::new(0)),
+        }
+    }
+}
+
+impl TreeProgress {
+    /// The `index`-th of `count` moves is being searched at `ply`; the plies below start anew.
+    fn enter(&self, ply: usize, index: usize, count: usize) {
+        self.plies[ply].store((index as u64) << 32 | count as u64, Ordering::Relaxed);
+        for below in &self.plies[ply + 1..] {
+            below.store(0, Ordering::Relaxed);
+        }
+    }
+
+    /// The share of the search done, from 0 to 1: the moves finished at the root, plus the
+    /// share of the one being searched, found the same way one ply down.
+    pub fn share(&self) -> f64 {
+        let (mut done, mut weight) = (0.0, 1.0);
+        for ply in &self.plies {
+            let v = ply.load(Ordering::Relaxed);
+            let (index, count) = ((v >> 32) as f64, (v & 0xffff_ffff) as f64);
+            if count == 0.0 {
+                break;
+            }
+            done += weight * index / count;
+            weight /= count;
+        }
+        done.min(1.0)
+    }
+}
+
 /// A solve that stopped before its budget ran out with a proof.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct Unfinished;
@@ -387,6 +434,7 @@ pub struct Solver<'a> {
     node_limit: u64,
     nodes: u64,
     progress: Option<&'a AtomicU64>,
+    tree: Option<&'a TreeProgress>,
     board: Option<BoardKey>,
     root_best: Option<Move>,
     root_offset: usize,
@@ -418,6 +466,7 @@ impl<'a> Solver<'a> {
             node_limit,
             nodes: 0,
             progress: None,
+            tree: None,
             board: None,
             root_best: None,
             root_offset: 0,
@@ -438,6 +487,13 @@ impl<'a> Solver<'a> {
     /// Adds the nodes visited to `counter` as the solve goes, for a progress display.
     pub fn with_progress(mut self, counter: &'a AtomicU64) -> Self {
         self.progress = Some(counter);
+        self
+    }
+
+    /// Shows in `tree` which moves of the first plies are being searched, for an estimate
+    /// of how far the solve has got.
+    pub fn with_tree_progress(mut self, tree: &'a TreeProgress) -> Self {
+        self.tree = Some(tree);
         self
     }
 
@@ -538,7 +594,12 @@ impl<'a> Solver<'a> {
                 let by = self.root_offset % list.len();
                 list.rotate_left(by);
             }
-            for &Child { m, .. } in &list {
+            for (i, &Child { m, .. }) in list.iter().enumerate() {
+                if ply < TREE_PLIES
+                    && let Some(tree) = self.tree
+                {
+                    tree.enter(ply, i, list.len());
+                }
                 pos.make(m);
                 let reply_wins = self.wins(pos, board, ply + 1);
                 pos.unmake(m);
@@ -660,6 +721,26 @@ pub fn recheck<B: Bits>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn tree_progress_counts_finished_moves_and_a_share_of_the_one_searched() {
+        let t = TreeProgress::default();
+        assert_eq!(t.share(), 0.0);
+        t.enter(0, 1, 4);
+        assert_eq!(t.share(), 0.25, "the second of four root moves");
+        t.enter(1, 1, 2);
+        assert_eq!(t.share(), 0.375, "and the second of its two replies");
+        t.enter(0, 2, 4);
+        assert_eq!(
+            t.share(),
+            0.5,
+            "the next root move: the ply below starts anew"
+        );
+        t.enter(0, 3, 4);
+        t.enter(1, 0, 1);
+        t.enter(2, 4, 5);
+        assert!((t.share() - 0.95).abs() < 1e-12, "{}", t.share());
+    }
 
     #[test]
     fn unmix_undoes_mix_for_every_width() {

@@ -384,7 +384,9 @@ async fn a_listener_cut_off_comes_back_and_hears_moves_again() {
 
 /// A listening connection named as instance `instance` is, on its channel.
 async fn listen_as(url: &str, instance: u64) -> sqlx::postgres::PgListener {
-    konane_server::notifier::listen(url, instance).await.unwrap()
+    konane_server::notifier::listen(url, instance)
+        .await
+        .unwrap()
 }
 
 /// The payloads with `tag` that `listener` hears, until it has `n` of them.

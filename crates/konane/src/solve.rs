@@ -12,7 +12,7 @@ use anyhow::{Context, Result, anyhow, bail};
 use indicatif::{ProgressBar, ProgressStyle};
 use konane_core::{AnyPosition, Color, Game, Move, Opening, Size};
 use konane_engine::symmetry::{canonical_key, map_between, unmap_move};
-use konane_engine::{Proof, ProofTable, Solver};
+use konane_engine::{Proof, ProofTable, Solver, TreeProgress};
 
 /// One position to prove, and what was found.
 struct Job {
@@ -494,19 +494,25 @@ fn solve_jobs(
     log: Option<&ResumeLog>,
     checkpoint: Option<&Checkpoint>,
 ) -> Result<()> {
-    let bar = ProgressBar::new(jobs.len() as u64);
+    // The bar counts thousandths of a position, so a long position moves it (and its
+    // estimate of the time left) as its first plies' moves are done.
+    let bar = ProgressBar::new(jobs.len() as u64 * PER_JOB);
     bar.set_style(ProgressStyle::with_template(
-        "{spinner} solving [{bar:30}] {pos}/{len} positions, {elapsed} (left {eta}) {msg}",
+        "{spinner} solving [{bar:30}] {percent}%, {elapsed} (left {eta}) {msg}",
     )?);
-    bar.set_position(jobs.iter().filter(|j| j.proof.is_some()).count() as u64);
+    let finished = AtomicUsize::new(jobs.iter().filter(|j| j.proof.is_some()).count());
+    let threads = threads.max(1);
+    let trees: Vec<TreeProgress> = (0..threads).map(|_| TreeProgress::default()).collect();
+    // Each thread's job, plus one; 0 while it has none.
+    let on_job: Vec<AtomicUsize> = (0..threads).map(|_| AtomicUsize::new(0)).collect();
     let nodes = AtomicU64::new(0);
-    let working = AtomicUsize::new(threads.max(1));
+    let working = AtomicUsize::new(threads);
     // A finished job's flag stops the threads still helping with it.
     let stops: Vec<AtomicBool> = jobs.iter().map(|_| AtomicBool::new(false)).collect();
     let schedule = Mutex::new(Schedule::new(jobs));
     let shared = Mutex::new(std::mem::take(jobs));
     std::thread::scope(|s| {
-        for _ in 0..threads.max(1) {
+        for (tree, on_job) in trees.iter().zip(&on_job) {
             s.spawn(|| {
                 while let Some((i, offset, pos)) = schedule
                     .lock()
@@ -517,8 +523,11 @@ fn solve_jobs(
                     let t = Instant::now();
                     let mut solver = Solver::new(table, &stops[i], u64::MAX)
                         .with_progress(&nodes)
+                        .with_tree_progress(tree)
                         .with_root_offset(offset);
+                    on_job.store(i + 1, Ordering::Relaxed);
                     let proof = konane_core::with_position!(&pos, p => solver.solve(p)).ok();
+                    on_job.store(0, Ordering::Relaxed);
                     if proof.is_some() {
                         stops[i].store(true, Ordering::Relaxed);
                     }
@@ -536,7 +545,7 @@ fn solve_jobs(
                         {
                             bar.println(format!("warning: could not save progress: {e}"));
                         }
-                        bar.inc(1);
+                        finished.fetch_add(1, Ordering::Relaxed);
                     }
                 }
                 working.fetch_sub(1, Ordering::Relaxed);
@@ -546,6 +555,7 @@ fn solve_jobs(
             let began = Instant::now();
             let mut saved = Instant::now();
             let mut shown = Instant::now();
+            let mut logged = Instant::now();
             while working.load(Ordering::Relaxed) > 0 {
                 // Short naps, so a run is not made to wait up to a second for its end.
                 std::thread::sleep(Duration::from_millis(10));
@@ -555,12 +565,28 @@ fn solve_jobs(
                 shown = Instant::now();
                 let secs = began.elapsed().as_secs_f64();
                 let n = nodes.load(Ordering::Relaxed);
-                bar.set_message(format!(
-                    "{:.2} G nodes, {:.2} M nodes/s, table {:.1}% full",
+                let done = finished.load(Ordering::Relaxed);
+                let running = running_share(&trees, &on_job);
+                bar.set_position((done as u64 * PER_JOB + running).min(bar.length().unwrap_or(0)));
+                let status = format!(
+                    "{done}/{} positions, {:.2} G nodes, {:.2} M nodes/s, table {:.1}% full",
+                    stops.len(),
                     n as f64 / 1e9,
                     n as f64 / secs.max(1e-9) / 1e6,
                     f64::from(table.fill_permille()) / 10.0
-                ));
+                );
+                // A run whose output is not a terminal (in the background, into a log) has
+                // no bar: a line a minute instead.
+                if bar.is_hidden() && logged.elapsed() >= Duration::from_secs(60) {
+                    logged = Instant::now();
+                    let share = bar.position() as f64 / bar.length().unwrap_or(1).max(1) as f64;
+                    eprintln!(
+                        "{:.0} s: {:.1}% (estimated from the first plies), {status}",
+                        secs,
+                        share * 100.0
+                    );
+                }
+                bar.set_message(status);
                 if let Some(c) = checkpoint
                     && saved.elapsed() >= CHECKPOINT_EVERY
                 {
@@ -577,6 +603,25 @@ fn solve_jobs(
         .into_inner()
         .map_err(|_| anyhow!("a solver thread panicked"))?;
     Ok(())
+}
+
+/// Thousandths of a position in the progress bar.
+const PER_JOB: u64 = 1000;
+
+/// The running jobs' shares done, in thousandths of a position: for each job, the furthest
+/// of the threads on it (threads on one job split its moves, so this is a floor).
+fn running_share(trees: &[TreeProgress], on_job: &[AtomicUsize]) -> u64 {
+    let mut best: HashMap<usize, f64> = HashMap::new();
+    for (tree, job) in trees.iter().zip(on_job) {
+        let j = job.load(Ordering::Relaxed);
+        if j > 0 {
+            let share = best.entry(j).or_default();
+            *share = share.max(tree.share());
+        }
+    }
+    best.values()
+        .map(|s| (s * PER_JOB as f64).min(PER_JOB as f64 - 1.0) as u64)
+        .sum()
 }
 
 /// Solves `start`: when it is the initial position, every first removal and every White
