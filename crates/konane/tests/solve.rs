@@ -2,14 +2,27 @@
 
 use std::process::Command;
 
-fn solve(args: &[&str]) -> String {
-    let o = Command::new(env!("CARGO_BIN_EXE_konane"))
+/// `konane solve` with these arguments, as a user runs it, whether or not it succeeds.
+fn solve_output(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_konane"))
         .arg("solve")
         .args(args)
         .output()
-        .expect("the konane binary runs");
+        .expect("the konane binary runs")
+}
+
+/// The output of a `konane solve` that must succeed.
+fn solve(args: &[&str]) -> String {
+    let o = solve_output(args);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+/// A fresh folder of this test process for the files of a run.
+fn scratch(tag: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("konane-{tag}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
 }
 
 /// The table's rows as `removal reply winner`, and the verdict line.
@@ -53,8 +66,7 @@ fn more_threads_than_positions_prove_the_same_table() {
 
 #[test]
 fn a_resumed_run_gives_the_rows_of_an_unbroken_one() {
-    let dir = std::env::temp_dir().join(format!("konane-solve-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("solve");
     let log = dir.join("5x6.txt");
     let log_arg = log.to_str().unwrap();
     let unbroken = rows(&solve(&["--size", "5x6", "--threads", "2"]));
@@ -87,8 +99,7 @@ fn a_checkpoint_tells_an_engine_the_openings_from_the_first_move() {
     use konane_core::{AnyPosition, Opening, with_position};
     use konane_engine::ProofTable;
 
-    let dir = std::env::temp_dir().join(format!("konane-book-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("book");
     // 5x5: Black wins by removing a5, e5, c3, a1 or e1 (docs/solved.md); 4x5: White wins.
     for (size, winning) in [
         ("5x5", &["a5", "e5", "c3", "a1", "e1"][..]),
@@ -130,21 +141,11 @@ fn a_checkpoint_tells_an_engine_the_openings_from_the_first_move() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// `konane solve` with these arguments, as a user runs it, whether or not it succeeds.
-fn solve_output(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_konane"))
-        .arg("solve")
-        .args(args)
-        .output()
-        .expect("the konane binary runs")
-}
-
 #[test]
 fn a_forged_result_in_the_log_is_refused_by_the_recheck() {
     use konane_core::{AnyPosition, Opening};
 
-    let dir = std::env::temp_dir().join(format!("konane-forged-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("forged");
     let log = dir.join("5x6.txt");
     let log_arg = log.to_str().unwrap();
     let args = ["--size", "5x6", "--table-mb", "64", "--resume", log_arg];
@@ -184,8 +185,7 @@ fn a_forged_result_in_the_log_is_refused_by_the_recheck() {
 fn a_recheck_keeps_its_own_checkpoint_and_replays_each_line_through_the_core() {
     use konane_core::{AnyPosition, Game, Opening};
 
-    let dir = std::env::temp_dir().join(format!("konane-recheck-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("recheck");
     let (log, own) = (dir.join("5x6.txt"), dir.join("5x6.recheck.proofs"));
     let (log_arg, own_arg) = (log.to_str().unwrap(), own.to_str().unwrap());
     let args = ["--size", "5x6", "--table-mb", "64", "--resume", log_arg];
