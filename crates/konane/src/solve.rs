@@ -663,6 +663,8 @@ pub fn run(start: &AnyPosition, threads: usize, table_mb: usize, files: &RunFile
     if let Some(c) = &checkpoint {
         c.save(&table)?;
     }
+    // The re-check's table is a fresh one, and may be as large: this one's memory goes first.
+    drop(table);
     if files.recheck {
         let checkpoint = files.recheck_checkpoint.as_deref().map(|path| Checkpoint {
             path,
