@@ -1,15 +1,17 @@
-//! PostgreSQL connections kept beside sqlx's pool for the statement of a move.
+//! PostgreSQL connections kept beside sqlx's pool for the moves' statements
+//! ([`crate::writer`]).
 //!
 //! sqlx's pool pings every connection that comes back to it (`return_to_pool`), in case a
 //! dropped future left it in the middle of a statement: on PostgreSQL one more round trip
 //! for every statement, as dear as the move's own update (docs/benchmarks.md). Here a
 //! connection goes back only from a statement that finished, so it needs no ping; one whose
-//! statement failed or was dropped half-way is closed instead.
+//! statement failed or was dropped half-way is closed instead. The connections are native
+//! PostgreSQL ones: the writer binds arrays, which sqlx's `Any` driver cannot.
 
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use sqlx::{AnyConnection, Connection};
+use sqlx::{Connection, PgConnection};
 use tokio::sync::{Semaphore, SemaphorePermit};
 
 /// How long a connection may sit idle and still be used without a ping.
@@ -18,13 +20,13 @@ pub const PING_AFTER_IDLE: Duration = Duration::from_secs(1);
 /// At most `size` connections to one database, opened when first needed.
 pub struct DirectPool {
     url: String,
-    idle: Mutex<Vec<(AnyConnection, Instant)>>,
+    idle: Mutex<Vec<(PgConnection, Instant)>>,
     permits: Semaphore,
 }
 
 /// A connection of a [`DirectPool`], for one finished statement or none.
 pub struct Direct<'a> {
-    conn: Option<AnyConnection>,
+    conn: Option<PgConnection>,
     pool: &'a DirectPool,
     _permit: SemaphorePermit<'a>,
 }
@@ -53,11 +55,11 @@ impl DirectPool {
             Some((mut conn, since)) if since.elapsed() >= PING_AFTER_IDLE => {
                 match conn.ping().await {
                     Ok(()) => conn,
-                    Err(_) => AnyConnection::connect(&self.url).await?,
+                    Err(_) => PgConnection::connect(&self.url).await?,
                 }
             }
             Some((conn, _)) => conn,
-            None => AnyConnection::connect(&self.url).await?,
+            None => PgConnection::connect(&self.url).await?,
         };
         Ok(Direct {
             conn: Some(conn),
@@ -86,9 +88,9 @@ impl Direct<'_> {
 }
 
 impl std::ops::Deref for Direct<'_> {
-    type Target = AnyConnection;
+    type Target = PgConnection;
 
-    fn deref(&self) -> &AnyConnection {
+    fn deref(&self) -> &PgConnection {
         self.conn
             .as_ref()
             .expect("only `finished` takes the connection, consuming self")
@@ -96,7 +98,7 @@ impl std::ops::Deref for Direct<'_> {
 }
 
 impl std::ops::DerefMut for Direct<'_> {
-    fn deref_mut(&mut self) -> &mut AnyConnection {
+    fn deref_mut(&mut self) -> &mut PgConnection {
         self.conn
             .as_mut()
             .expect("only `finished` takes the connection, consuming self")

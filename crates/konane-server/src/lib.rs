@@ -32,6 +32,7 @@ pub mod store;
 pub mod time;
 pub mod view;
 pub mod web;
+pub mod writer;
 pub mod ws;
 
 use std::net::SocketAddr;

@@ -1,12 +1,13 @@
 //! Storage of games: SQLite by default, PostgreSQL for several instances, one code path.
 //!
 //! Both go through sqlx's `Any` driver with runtime queries (`$1` placeholders work in
-//! both), and each backend has its own migrations folder. A game is one row: its JSON and a
+//! both), but for PostgreSQL's moves, and each backend has its own migrations folder. A game is one row: its JSON and a
 //! sequence number that every update must name, so two writers can never both win.
 //!
 //! With PostgreSQL every change of a game is announced to the other instances
-//! ([`crate::notice`]) once it has committed, by [`crate::notifier`]; a move is one
-//! statement, the conditional update, so it costs one round trip and one commit.
+//! ([`crate::notice`]) once it has committed, by [`crate::notifier`]; a move is a
+//! conditional update that [`crate::writer`] writes together with the other moves waiting
+//! at that moment: one round trip and one commit for all of them.
 
 use std::path::Path;
 use std::sync::Arc;
@@ -19,6 +20,7 @@ use crate::game::{ServedGame, Status};
 use crate::notice::Notice;
 use crate::notifier::Notifier;
 use crate::row::GameRow;
+use crate::writer::{Update, Writer};
 
 /// Which database is behind the store.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -35,6 +37,9 @@ pub enum StoreError {
     /// The database refused or failed.
     #[error("database: {0}")]
     Database(#[from] sqlx::Error),
+    /// PostgreSQL's moves' writer failed.
+    #[error("writing a move: {0}")]
+    Write(#[from] crate::writer::WriteError),
     /// Migrations failed.
     #[error("migrations: {0}")]
     Migrate(#[from] sqlx::migrate::MigrateError),
@@ -77,8 +82,8 @@ pub struct Store {
     instance: u64,
     /// PostgreSQL's: sends the notifications after their changes commit.
     notifier: Option<Notifier>,
-    /// PostgreSQL's: the connections for moves, which sqlx's pool would ping after each.
-    direct: Option<Arc<DirectPool>>,
+    /// PostgreSQL's: writes the moves, many to a statement.
+    writer: Option<Writer>,
 }
 
 /// The minute of a time in Unix ms, as the `changed_minute` column keeps it.
@@ -126,10 +131,10 @@ impl Store {
             Backend::Sqlite => 8,
             Backend::Postgres => 16,
         });
-        // PostgreSQL's moves take half the connections, beside the pool.
-        let direct = (backend == Backend::Postgres && connections > 1)
-            .then(|| Arc::new(DirectPool::new(&connect_url, connections as usize / 2)));
-        let pooled = connections - direct.as_ref().map_or(0, |_| connections / 2);
+        // PostgreSQL's moves take one connection of their own, beside the pool.
+        let writer = (backend == Backend::Postgres && connections > 1)
+            .then(|| Writer::start(Arc::new(DirectPool::new(&connect_url, 1))));
+        let pooled = connections - u32::from(writer.is_some());
         let pool = AnyPoolOptions::new()
             .max_connections(pooled)
             // sqlx pings each connection as it comes back to the pool, and by default again
@@ -180,7 +185,7 @@ impl Store {
             url: url.to_string(),
             instance,
             notifier,
-            direct,
+            writer,
         })
     }
 
@@ -302,17 +307,30 @@ impl Store {
         now: i64,
         state: Option<&str>,
     ) -> Result<bool, StoreError> {
-        let update = update_query(game, seq, now)?;
-        let done = match &self.direct {
-            Some(direct) => {
-                let mut conn = direct.get().await?;
-                let done = update.execute(&mut *conn).await?;
-                conn.finished();
-                done
+        let stored = match &self.writer {
+            Some(writer) => {
+                let data =
+                    serde_json::to_string(&GameRow::of(game)).map_err(|e| corrupt(&game.id, e))?;
+                writer
+                    .update(Update {
+                        id: game.id.clone(),
+                        seq,
+                        status: game.status.as_str(),
+                        listed: i64::from(game.listed()),
+                        data,
+                        now,
+                        minute: minute(now),
+                    })
+                    .await?
             }
-            None => update.execute(&self.pool).await?,
+            None => {
+                update_query(game, seq, now)?
+                    .execute(&self.pool)
+                    .await?
+                    .rows_affected()
+                    == 1
+            }
         };
-        let stored = done.rows_affected() == 1;
         if stored {
             self.announce(game, seq + 1, state).await;
         }

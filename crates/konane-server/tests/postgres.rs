@@ -450,7 +450,7 @@ async fn notices_queued_at_once_reach_every_other_instance_in_their_order() {
 }
 
 /// The pid of the PostgreSQL backend behind `conn`.
-async fn backend_pid(conn: &mut sqlx::AnyConnection) -> i32 {
+async fn backend_pid(conn: &mut sqlx::PgConnection) -> i32 {
     use sqlx::Row;
     sqlx::query("SELECT pg_backend_pid() AS pid")
         .fetch_one(conn)
@@ -598,4 +598,208 @@ async fn move_backends(url: &str, app: &str) -> Vec<i32> {
     .collect();
     pids.sort();
     pids
+}
+
+/// Rows for the writer's tests: games `{prefix}-{i}` at sequence number 1 that no server
+/// of the other tests looks at (finished, unlisted, unreadable data).
+async fn writer_games(url: &str, prefix: &str, n: usize) -> Vec<String> {
+    use sqlx::Connection;
+    konane_server::store::Store::open(url).await.unwrap();
+    let mut conn = sqlx::PgConnection::connect(url).await.unwrap();
+    let ids: Vec<String> = (0..n).map(|i| format!("{prefix}-{i:03}")).collect();
+    for id in &ids {
+        sqlx::query(
+            "INSERT INTO games (id, seq, status, listed, data, created_at, updated_at, \
+             changed_minute) VALUES ($1, 1, 'finished', 0, 'none', 0, 0, 0)",
+        )
+        .bind(id)
+        .execute(&mut conn)
+        .await
+        .unwrap();
+    }
+    ids
+}
+
+fn writer_update(id: &str, seq: i64, data: &str) -> konane_server::writer::Update {
+    konane_server::writer::Update {
+        id: id.to_string(),
+        seq,
+        status: "finished",
+        listed: 0,
+        data: data.to_string(),
+        now: 1,
+        minute: 0,
+    }
+}
+
+/// Waits until `count` statements of connections named `app` wait for a row lock.
+async fn waiting_for_locks(conn: &mut sqlx::PgConnection, app: &str, count: i64) {
+    for _ in 0..500 {
+        let waiting: i64 = sqlx::query_scalar(
+            "SELECT COUNT(*) FROM pg_stat_activity WHERE application_name = $1 \
+             AND wait_event_type = 'Lock'",
+        )
+        .bind(app)
+        .fetch_one(&mut *conn)
+        .await
+        .unwrap();
+        if waiting == count {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    panic!("{app}: no statement waits for a lock");
+}
+
+/// A transaction on `conn` that holds game `id`'s row until it ends.
+async fn hold_row<'c>(
+    conn: &'c mut sqlx::PgConnection,
+    id: &str,
+) -> sqlx::Transaction<'c, sqlx::Postgres> {
+    use sqlx::Connection;
+    let mut tx = conn.begin().await.unwrap();
+    sqlx::query("SELECT id FROM games WHERE id = $1 FOR UPDATE")
+        .bind(id)
+        .execute(&mut *tx)
+        .await
+        .unwrap();
+    tx
+}
+
+/// The writer's own connection, named so a test can see it wait.
+fn writer_on(url: &str, app: &str) -> konane_server::writer::Writer {
+    let sep = if url.contains('?') { '&' } else { '?' };
+    let pool =
+        konane_server::direct::DirectPool::new(&format!("{url}{sep}application_name={app}"), 1);
+    konane_server::writer::Writer::start(std::sync::Arc::new(pool))
+}
+
+/// Moves that wait together are written in one statement, each stored exactly when its
+/// game was still at its sequence number; a game's second move waits for the next
+/// statement, in the order the moves came.
+#[tokio::test]
+async fn moves_waiting_together_are_written_in_one_statement() {
+    use sqlx::Connection;
+    let Some(url) = database() else { return };
+    let prefix = format!("wb{}", std::process::id());
+    let ids = writer_games(&url, &prefix, 50).await;
+    let app = format!("konane-writer-{prefix}");
+    let writer = writer_on(&url, &app);
+    let mut watch = sqlx::PgConnection::connect(&url).await.unwrap();
+    // The first move waits on a lock, so the others queue up behind it.
+    let mut holder = sqlx::PgConnection::connect(&url).await.unwrap();
+    let held = hold_row(&mut holder, &ids[0]).await;
+    let first = tokio::spawn({
+        let (w, id) = (writer.clone(), ids[0].clone());
+        async move { w.update(writer_update(&id, 1, "first")).await }
+    });
+    waiting_for_locks(&mut watch, &app, 1).await;
+    let mut moves = Vec::new();
+    let mut sent = |id: &str, seq: i64, data: &str| {
+        let (w, u) = (writer.clone(), writer_update(id, seq, data));
+        moves.push((
+            id.to_string(),
+            seq,
+            data.to_string(),
+            tokio::spawn(async move { w.update(u).await }),
+        ));
+    };
+    for id in &ids[1..] {
+        sent(id, 1, "one");
+    }
+    sent(&ids[1], 1, "the same game again, one move late");
+    sent(&ids[2], 2, "the game's next move");
+    // The test's runtime has one thread: the spawned moves reach the queue in order once
+    // the test waits.
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    assert_eq!(writer.statements(), 1, "the others wait behind the first");
+    held.commit().await.unwrap();
+    assert!(first.await.unwrap().unwrap());
+    for (id, seq, data, answer) in moves {
+        let stored = answer.await.unwrap().unwrap();
+        let late = data.starts_with("the same game");
+        assert_eq!(stored, !late, "{id} at {seq}: {data}");
+    }
+    assert_eq!(
+        writer.statements(),
+        3,
+        "the first move, the 49 others together, then the two that had to wait"
+    );
+    assert_eq!(writer.failed_batches(), 0);
+    let rows: Vec<(String, i64, String)> =
+        sqlx::query_as("SELECT id, seq, data FROM games WHERE id LIKE $1 ORDER BY id")
+            .bind(format!("{prefix}-%"))
+            .fetch_all(&mut watch)
+            .await
+            .unwrap();
+    assert_eq!(rows.len(), 50);
+    for (i, (id, seq, data)) in rows.iter().enumerate() {
+        let (want_seq, want_data) = match i {
+            0 => (2, "first"),
+            2 => (3, "the game's next move"),
+            _ => (2, "one"),
+        };
+        assert_eq!((*seq, data.as_str()), (want_seq, want_data), "{id}");
+    }
+}
+
+/// Two writers locking the same games in other orders (two instances) deadlock, and
+/// PostgreSQL ends one statement: a batch so ended is written again one move a statement,
+/// and every one of its moves is stored.
+#[tokio::test]
+async fn a_batch_ended_by_a_deadlock_is_written_one_move_at_a_time() {
+    use sqlx::Connection;
+    let Some(url) = database() else { return };
+    let prefix = format!("wd{}", std::process::id());
+    let ids = writer_games(&url, &prefix, 3).await;
+    let (a, b, c) = (ids[0].clone(), ids[1].clone(), ids[2].clone());
+    let app = format!("konane-writer-{prefix}");
+    let writer = writer_on(&url, &app);
+    let mut watch = sqlx::PgConnection::connect(&url).await.unwrap();
+    let mut first_holder = sqlx::PgConnection::connect(&url).await.unwrap();
+    let holds_c = hold_row(&mut first_holder, &c).await;
+    // The other "instance": holds b, and will want a.
+    let mut other = sqlx::PgConnection::connect(&url).await.unwrap();
+    let mut other_tx = other.begin().await.unwrap();
+    sqlx::query("UPDATE games SET updated_at = updated_at WHERE id = $1")
+        .bind(&b)
+        .execute(&mut *other_tx)
+        .await
+        .unwrap();
+    let spawn = |id: &str| {
+        let (w, u) = (writer.clone(), writer_update(id, 1, "moved"));
+        tokio::spawn(async move { w.update(u).await })
+    };
+    let on_c = spawn(&c);
+    waiting_for_locks(&mut watch, &app, 1).await;
+    let (on_a, on_b) = (spawn(&a), spawn(&b));
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    holds_c.commit().await.unwrap();
+    assert!(on_c.await.unwrap().unwrap());
+    // The batch [a, b] has locked a and waits for b.
+    waiting_for_locks(&mut watch, &app, 1).await;
+    let crossed = tokio::time::timeout(
+        Duration::from_secs(20),
+        sqlx::query("UPDATE games SET updated_at = updated_at WHERE id = $1")
+            .bind(&a)
+            .execute(&mut *other_tx),
+    )
+    .await
+    .expect("PostgreSQL ends the deadlock");
+    crossed.expect("the writer's statement, which waited longer, is the one PostgreSQL ends");
+    other_tx.commit().await.unwrap();
+    assert!(on_a.await.unwrap().unwrap(), "a is stored");
+    assert!(on_b.await.unwrap().unwrap(), "b is stored");
+    assert_eq!(writer.failed_batches(), 1);
+    assert_eq!(
+        writer.statements(),
+        4,
+        "c, the batch [a, b], then a and b alone"
+    );
+    let seqs: Vec<i64> = sqlx::query_scalar("SELECT seq FROM games WHERE id LIKE $1 ORDER BY id")
+        .bind(format!("{prefix}-%"))
+        .fetch_all(&mut watch)
+        .await
+        .unwrap();
+    assert_eq!(seqs, [2, 2, 2]);
 }
