@@ -496,9 +496,6 @@ pub fn run(cli: Cli) -> Result<()> {
                 Some(text) => parse_position(&text, opening)?,
                 None => AnyPosition::start(size, opening),
             };
-            if recheck_checkpoint.is_some() && recheck_checkpoint == checkpoint {
-                anyhow::bail!("the re-check needs a checkpoint of its own, not the run's");
-            }
             let files = crate::solve::RunFiles {
                 resume,
                 checkpoint,

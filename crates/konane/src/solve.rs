@@ -330,13 +330,7 @@ fn recheck_jobs(
     }
     let table = ProofTable::new(table_mb);
     if let Some(c) = checkpoint {
-        let n = c.load(&table)?;
-        if n > 0 {
-            println!(
-                "re-check: {n} proofs of earlier re-checks loaded from {}",
-                c.path.display()
-            );
-        }
+        c.load(&table, "re-check: ", "proofs of earlier re-checks")?;
     }
     solve_jobs(&mut lost, threads, &table, None, checkpoint)?;
     if let Some(c) = checkpoint {
@@ -420,16 +414,42 @@ impl Checkpoint<'_> {
         std::fs::rename(&tmp, self.path).with_context(|| format!("writing {}", self.path.display()))
     }
 
-    /// Loads a checkpoint if there is one; returns how many proofs it held.
-    fn load(&self, table: &ProofTable) -> Result<usize> {
-        match std::fs::read(self.path) {
+    /// Loads a checkpoint if there is one, and says how many proofs it held (`lead` and
+    /// `what` word it: "{lead}{n} {what} loaded from {path}").
+    fn load(&self, table: &ProofTable, lead: &str, what: &str) -> Result<()> {
+        let n = match std::fs::read(self.path) {
             Ok(bytes) => table
                 .load(&bytes)
-                .with_context(|| format!("reading {}", self.path.display())),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(0),
-            Err(e) => Err(e).with_context(|| format!("reading {}", self.path.display())),
+                .with_context(|| format!("reading {}", self.path.display()))?,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => 0,
+            Err(e) => return Err(e).with_context(|| format!("reading {}", self.path.display())),
+        };
+        if n > 0 {
+            println!("{lead}{n} {what} loaded from {}", self.path.display());
         }
+        Ok(())
     }
+}
+
+/// Whether two paths name one file, however they are spelled (the file need not exist yet,
+/// its folder must).
+fn same_file(a: &Path, b: &Path) -> Result<bool> {
+    let resolve = |p: &Path| -> Result<PathBuf> {
+        let name = p
+            .file_name()
+            .ok_or_else(|| anyhow!("{} names no file", p.display()))?;
+        let folder = match p.parent() {
+            Some(f) if !f.as_os_str().is_empty() => f,
+            _ => Path::new("."),
+        };
+        let folder = folder
+            .canonicalize()
+            .with_context(|| format!("the folder of {}", p.display()))?;
+        let path = folder.join(name);
+        // A link to a file is the file.
+        Ok(path.canonicalize().unwrap_or(path))
+    };
+    Ok(resolve(a)? == resolve(b)?)
 }
 
 /// How often a long run saves its checkpoint.
@@ -627,6 +647,11 @@ fn running_share(trees: &[TreeProgress], on_job: &[AtomicUsize]) -> u64 {
 /// Solves `start`: when it is the initial position, every first removal and every White
 /// reply; otherwise the position itself.
 pub fn run(start: &AnyPosition, threads: usize, table_mb: usize, files: &RunFiles) -> Result<()> {
+    if let (Some(run), Some(own)) = (&files.checkpoint, &files.recheck_checkpoint)
+        && same_file(run, own)?
+    {
+        bail!("the re-check needs a checkpoint of its own, not the run's");
+    }
     let began = Instant::now();
     let mut plan = Plan::of(start)?;
     println!(
@@ -647,10 +672,7 @@ pub fn run(start: &AnyPosition, threads: usize, table_mb: usize, files: &RunFile
         min_work: CHECKPOINT_MIN_WORK,
     });
     if let Some(c) = &checkpoint {
-        let n = c.load(&table)?;
-        if n > 0 {
-            println!("{n} proofs loaded from {}", c.path.display());
-        }
+        c.load(&table, "", "proofs")?;
     }
     solve_jobs(
         &mut plan.jobs,

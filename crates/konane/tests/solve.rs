@@ -225,21 +225,25 @@ fn a_recheck_keeps_its_own_checkpoint_and_replays_each_line_through_the_core() {
         );
     }
 
-    // The first run's checkpoint cannot serve as the re-check's.
-    let o = solve_output(
-        &[
-            &args[..],
+    // The first run's checkpoint cannot serve as the re-check's, however it is spelled.
+    std::fs::create_dir(dir.join("sub")).unwrap();
+    let roundabout = dir.join("sub").join("..").join(own.file_name().unwrap());
+    for same in [own_arg, roundabout.to_str().unwrap()] {
+        let o = solve_output(
             &[
-                "--recheck",
-                "--checkpoint",
-                own_arg,
-                "--recheck-checkpoint",
-                own_arg,
-            ],
-        ]
-        .concat(),
-    );
-    assert!(!o.status.success());
-    assert!(String::from_utf8_lossy(&o.stderr).contains("a checkpoint of its own"));
+                &args[..],
+                &[
+                    "--recheck",
+                    "--checkpoint",
+                    own_arg,
+                    "--recheck-checkpoint",
+                    same,
+                ],
+            ]
+            .concat(),
+        );
+        assert!(!o.status.success(), "{same}");
+        assert!(String::from_utf8_lossy(&o.stderr).contains("a checkpoint of its own"));
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }
