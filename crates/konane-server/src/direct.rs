@@ -11,7 +11,8 @@
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use sqlx::{Connection, PgConnection};
+use sqlx::postgres::PgConnectOptions;
+use sqlx::{ConnectOptions, Connection, PgConnection};
 use tokio::sync::{Semaphore, SemaphorePermit};
 
 /// How long a connection may sit idle and still be used without a ping.
@@ -19,7 +20,7 @@ pub const PING_AFTER_IDLE: Duration = Duration::from_secs(1);
 
 /// At most `size` connections to one database, opened when first needed.
 pub struct DirectPool {
-    url: String,
+    options: PgConnectOptions,
     idle: Mutex<Vec<(PgConnection, Instant)>>,
     permits: Semaphore,
 }
@@ -32,10 +33,10 @@ pub struct Direct<'a> {
 }
 
 impl DirectPool {
-    /// A pool of at most `size` connections to `url`.
-    pub fn new(url: &str, size: usize) -> DirectPool {
+    /// A pool of at most `size` connections made with `options`.
+    pub fn new(options: PgConnectOptions, size: usize) -> DirectPool {
         DirectPool {
-            url: url.to_string(),
+            options,
             idle: Mutex::new(Vec::new()),
             permits: Semaphore::new(size.max(1)),
         }
@@ -55,11 +56,11 @@ impl DirectPool {
             Some((mut conn, since)) if since.elapsed() >= PING_AFTER_IDLE => {
                 match conn.ping().await {
                     Ok(()) => conn,
-                    Err(_) => PgConnection::connect(&self.url).await?,
+                    Err(_) => self.options.connect().await?,
                 }
             }
             Some((conn, _)) => conn,
-            None => PgConnection::connect(&self.url).await?,
+            None => self.options.connect().await?,
         };
         Ok(Direct {
             conn: Some(conn),

@@ -10,12 +10,11 @@
 //! at that moment: one round trip and one commit for all of them.
 
 use std::path::Path;
-use std::sync::Arc;
 
 use sqlx::any::{AnyPoolOptions, install_default_drivers};
 use sqlx::{AnyPool, Connection, Row};
 
-use crate::direct::{DirectPool, PING_AFTER_IDLE};
+use crate::direct::PING_AFTER_IDLE;
 use crate::game::{ServedGame, Status};
 use crate::notice::Notice;
 use crate::notifier::Notifier;
@@ -133,7 +132,8 @@ impl Store {
         });
         // PostgreSQL's moves take one connection of their own, beside the pool.
         let writer = (backend == Backend::Postgres && connections > 1)
-            .then(|| Writer::start(Arc::new(DirectPool::new(&connect_url, 1))));
+            .then(|| Writer::start(&connect_url))
+            .transpose()?;
         let pooled = connections - u32::from(writer.is_some());
         let pool = AnyPoolOptions::new()
             .max_connections(pooled)

@@ -16,12 +16,15 @@
 //! ended by a deadlock is tried again one update a statement, each answered on its own. Any
 //! other failure fails every move of the batch. The price of one statement at a time: a
 //! game whose row another transaction holds (a result and its ratings being stored) holds
-//! up the instance's other moves until that short transaction ends.
+//! up the instance's other moves until that short transaction ends, or for
+//! [`LOCK_TIMEOUT`] at most; then the batch is written move by move, and only that game's
+//! move fails.
 
 use std::collections::HashSet;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use sqlx::postgres::PgConnectOptions;
 use tokio::sync::{mpsc, oneshot};
 
 use crate::direct::DirectPool;
@@ -65,6 +68,13 @@ pub enum WriteError {
 
 /// PostgreSQL's code for a transaction ended to break a deadlock.
 const DEADLOCK: &str = "40P01";
+/// PostgreSQL's code for a lock not had within `lock_timeout`.
+const LOCK_NOT_AVAILABLE: &str = "55P03";
+/// How long the writer's statement waits for a game's row that another transaction holds
+/// (a result and its ratings take milliseconds): past it the batch is written again one move
+/// a statement, so a row held by a transaction that hangs fails that game's move alone
+/// instead of holding up every move of the instance.
+const LOCK_TIMEOUT: &str = "2s";
 
 struct Waiting {
     update: Update,
@@ -86,13 +96,17 @@ struct Counts {
 }
 
 impl Writer {
-    /// Starts the writing task on `connections`; it ends when the last clone of the writer
-    /// is dropped, after writing what is queued.
-    pub fn start(connections: Arc<DirectPool>) -> Writer {
+    /// Starts the writing task, on a connection to the PostgreSQL database at `url`; it ends
+    /// when the last clone of the writer is dropped, after writing what is queued.
+    pub fn start(url: &str) -> Result<Writer, sqlx::Error> {
+        let options = url
+            .parse::<PgConnectOptions>()?
+            .options([("lock_timeout", LOCK_TIMEOUT)]);
+        let connections = Arc::new(DirectPool::new(options, 1));
         let (queue, waiting) = mpsc::channel(QUEUE);
         let counts = Arc::new(Counts::default());
         tokio::spawn(write_all(connections, waiting, counts.clone()));
-        Writer { queue, counts }
+        Ok(Writer { queue, counts })
     }
 
     /// Statements run so far (a batch that failed and was tried again one update a
@@ -163,9 +177,9 @@ async fn write(connections: &DirectPool, batch: Vec<Waiting>, counts: &Counts) {
                 let _ = w.answer.send(Ok(stored.contains(&w.update.id)));
             }
         }
-        Err(e) if batch.len() > 1 && is_deadlock(&e) => {
+        Err(e) if batch.len() > 1 && is_contention(&e) => {
             tracing::debug!(
-                "a batch of {} moves met a deadlock, each tried alone",
+                "a batch of {} moves met a deadlock or a held row, each tried alone",
                 batch.len()
             );
             counts.failed_batches.fetch_add(1, Ordering::Relaxed);
@@ -190,10 +204,11 @@ async fn write(connections: &DirectPool, batch: Vec<Waiting>, counts: &Counts) {
     }
 }
 
-fn is_deadlock(e: &sqlx::Error) -> bool {
+/// The batch failed for a lock of another transaction, not for its own moves.
+fn is_contention(e: &sqlx::Error) -> bool {
     e.as_database_error()
         .and_then(|d| d.code())
-        .is_some_and(|code| code == DEADLOCK)
+        .is_some_and(|code| code == DEADLOCK || code == LOCK_NOT_AVAILABLE)
 }
 
 /// Runs the statement for `updates` (no game twice) and returns the games it stored.
@@ -224,7 +239,11 @@ async fn store(
     .bind(column(|u| u.now))
     .bind(column(|u| u.minute));
     let mut conn = connections.get().await?;
-    let stored = query.fetch_all(&mut *conn).await?;
-    conn.finished();
-    Ok(stored.into_iter().collect())
+    let stored = query.fetch_all(&mut *conn).await;
+    // The database answered, even if with an error (a deadlock, a lock timeout): the
+    // connection is between statements and serves the next one.
+    if matches!(&stored, Ok(_) | Err(sqlx::Error::Database(_))) {
+        conn.finished();
+    }
+    Ok(stored?.into_iter().collect())
 }

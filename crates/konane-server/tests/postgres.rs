@@ -466,7 +466,7 @@ async fn backend_pid(conn: &mut sqlx::PgConnection) -> i32 {
 async fn a_moves_connection_is_reused_only_after_a_finished_statement() {
     let Some(url) = database() else { return };
     sqlx::any::install_default_drivers();
-    let pool = konane_server::direct::DirectPool::new(&url, 2);
+    let pool = konane_server::direct::DirectPool::new(url.parse().unwrap(), 2);
     let mut conn = pool.get().await.unwrap();
     let first = backend_pid(&mut conn).await;
     conn.finished();
@@ -510,7 +510,7 @@ async fn a_moves_connection_that_died_while_idle_is_replaced() {
     use sqlx::Connection;
     let Some(url) = database() else { return };
     sqlx::any::install_default_drivers();
-    let pool = konane_server::direct::DirectPool::new(&url, 1);
+    let pool = konane_server::direct::DirectPool::new(url.parse().unwrap(), 1);
     let mut conn = pool.get().await.unwrap();
     let first = backend_pid(&mut conn).await;
     conn.finished();
@@ -669,9 +669,7 @@ async fn hold_row<'c>(
 /// The writer's own connection, named so a test can see it wait.
 fn writer_on(url: &str, app: &str) -> konane_server::writer::Writer {
     let sep = if url.contains('?') { '&' } else { '?' };
-    let pool =
-        konane_server::direct::DirectPool::new(&format!("{url}{sep}application_name={app}"), 1);
-    konane_server::writer::Writer::start(std::sync::Arc::new(pool))
+    konane_server::writer::Writer::start(&format!("{url}{sep}application_name={app}")).unwrap()
 }
 
 /// Moves that wait together are written in one statement, each stored exactly when its
@@ -802,4 +800,40 @@ async fn a_batch_ended_by_a_deadlock_is_written_one_move_at_a_time() {
         .await
         .unwrap();
     assert_eq!(seqs, [2, 2, 2]);
+}
+
+/// A game's row held by a transaction that does not end (a client of the database gone
+/// quiet) fails that game's move after the writer's lock timeout, and holds up the moves
+/// of other games no longer than that.
+#[tokio::test]
+async fn a_row_held_for_long_fails_its_own_move_only() {
+    use sqlx::Connection;
+    let Some(url) = database() else { return };
+    let prefix = format!("wl{}", std::process::id());
+    let ids = writer_games(&url, &prefix, 3).await;
+    let app = format!("konane-writer-{prefix}");
+    let writer = writer_on(&url, &app);
+    let mut watch = sqlx::PgConnection::connect(&url).await.unwrap();
+    let mut first_holder = sqlx::PgConnection::connect(&url).await.unwrap();
+    let holds_first = hold_row(&mut first_holder, &ids[0]).await;
+    let mut stuck_holder = sqlx::PgConnection::connect(&url).await.unwrap();
+    let _stuck = hold_row(&mut stuck_holder, &ids[1]).await;
+    let spawn = |id: &str| {
+        let (w, u) = (writer.clone(), writer_update(id, 1, "moved"));
+        tokio::spawn(async move { w.update(u).await })
+    };
+    // The first move waits, so the stuck game and a free one go in one batch behind it.
+    let first = spawn(&ids[0]);
+    waiting_for_locks(&mut watch, &app, 1).await;
+    let (stuck, free) = (spawn(&ids[1]), spawn(&ids[2]));
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    holds_first.commit().await.unwrap();
+    assert!(first.await.unwrap().unwrap());
+    let free = tokio::time::timeout(Duration::from_secs(15), free)
+        .await
+        .expect("the free game's move is not held up for long");
+    assert!(free.unwrap().unwrap(), "the free game is stored");
+    let stuck = stuck.await.unwrap();
+    assert!(stuck.is_err(), "the held game's move fails: {stuck:?}");
+    assert_eq!(writer.failed_batches(), 1);
 }
