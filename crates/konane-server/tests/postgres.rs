@@ -620,8 +620,15 @@ async fn writer_games(url: &str, prefix: &str, n: usize) -> Vec<String> {
     ids
 }
 
-fn writer_update(id: &str, seq: i64, data: &str) -> konane_server::writer::Update {
-    konane_server::writer::Update {
+/// Sends a move of game `id` over `seq` to `writer`, in a task of its own.
+fn send_move(
+    writer: &konane_server::writer::Writer,
+    id: &str,
+    seq: i64,
+    data: &str,
+) -> tokio::task::JoinHandle<Result<bool, konane_server::writer::WriteError>> {
+    let writer = writer.clone();
+    let update = konane_server::writer::Update {
         id: id.to_string(),
         seq,
         status: "finished",
@@ -629,7 +636,8 @@ fn writer_update(id: &str, seq: i64, data: &str) -> konane_server::writer::Updat
         data: data.to_string(),
         now: 1,
         minute: 0,
-    }
+    };
+    tokio::spawn(async move { writer.update(update).await })
 }
 
 /// Waits until `count` statements of connections named `app` wait for a row lock.
@@ -666,10 +674,33 @@ async fn hold_row<'c>(
     tx
 }
 
-/// The writer's own connection, named so a test can see it wait.
-fn writer_on(url: &str, app: &str) -> konane_server::writer::Writer {
+/// A writer of a test's own, its games and a connection to watch them with.
+struct WriterTest {
+    /// Games `{prefix}-{i}` at sequence number 1.
+    ids: Vec<String>,
+    prefix: String,
+    /// The `application_name` of the writer's connection, so the test can see it wait.
+    app: String,
+    writer: konane_server::writer::Writer,
+    watch: sqlx::PgConnection,
+}
+
+async fn writer_test(url: &str, tag: &str, games: usize) -> WriterTest {
+    use sqlx::Connection;
+    let prefix = format!("{tag}{}", std::process::id());
+    let ids = writer_games(url, &prefix, games).await;
+    let app = format!("konane-writer-{prefix}");
     let sep = if url.contains('?') { '&' } else { '?' };
-    konane_server::writer::Writer::start(&format!("{url}{sep}application_name={app}")).unwrap()
+    let writer =
+        konane_server::writer::Writer::start(&format!("{url}{sep}application_name={app}")).unwrap();
+    let watch = sqlx::PgConnection::connect(url).await.unwrap();
+    WriterTest {
+        ids,
+        prefix,
+        app,
+        writer,
+        watch,
+    }
 }
 
 /// Moves that wait together are written in one statement, each stored exactly when its
@@ -679,28 +710,22 @@ fn writer_on(url: &str, app: &str) -> konane_server::writer::Writer {
 async fn moves_waiting_together_are_written_in_one_statement() {
     use sqlx::Connection;
     let Some(url) = database() else { return };
-    let prefix = format!("wb{}", std::process::id());
-    let ids = writer_games(&url, &prefix, 50).await;
-    let app = format!("konane-writer-{prefix}");
-    let writer = writer_on(&url, &app);
-    let mut watch = sqlx::PgConnection::connect(&url).await.unwrap();
+    let WriterTest {
+        ids,
+        prefix,
+        app,
+        writer,
+        mut watch,
+    } = writer_test(&url, "wb", 50).await;
     // The first move waits on a lock, so the others queue up behind it.
     let mut holder = sqlx::PgConnection::connect(&url).await.unwrap();
     let held = hold_row(&mut holder, &ids[0]).await;
-    let first = tokio::spawn({
-        let (w, id) = (writer.clone(), ids[0].clone());
-        async move { w.update(writer_update(&id, 1, "first")).await }
-    });
+    let first = send_move(&writer, &ids[0], 1, "first");
     waiting_for_locks(&mut watch, &app, 1).await;
     let mut moves = Vec::new();
     let mut sent = |id: &str, seq: i64, data: &str| {
-        let (w, u) = (writer.clone(), writer_update(id, seq, data));
-        moves.push((
-            id.to_string(),
-            seq,
-            data.to_string(),
-            tokio::spawn(async move { w.update(u).await }),
-        ));
+        let answer = send_move(&writer, id, seq, data);
+        moves.push((id.to_string(), seq, data.to_string(), answer));
     };
     for id in &ids[1..] {
         sent(id, 1, "one");
@@ -748,12 +773,14 @@ async fn moves_waiting_together_are_written_in_one_statement() {
 async fn a_batch_ended_by_a_deadlock_is_written_one_move_at_a_time() {
     use sqlx::Connection;
     let Some(url) = database() else { return };
-    let prefix = format!("wd{}", std::process::id());
-    let ids = writer_games(&url, &prefix, 3).await;
+    let WriterTest {
+        ids,
+        prefix,
+        app,
+        writer,
+        mut watch,
+    } = writer_test(&url, "wd", 3).await;
     let (a, b, c) = (ids[0].clone(), ids[1].clone(), ids[2].clone());
-    let app = format!("konane-writer-{prefix}");
-    let writer = writer_on(&url, &app);
-    let mut watch = sqlx::PgConnection::connect(&url).await.unwrap();
     let mut first_holder = sqlx::PgConnection::connect(&url).await.unwrap();
     let holds_c = hold_row(&mut first_holder, &c).await;
     // The other "instance": holds b, and will want a.
@@ -764,10 +791,7 @@ async fn a_batch_ended_by_a_deadlock_is_written_one_move_at_a_time() {
         .execute(&mut *other_tx)
         .await
         .unwrap();
-    let spawn = |id: &str| {
-        let (w, u) = (writer.clone(), writer_update(id, 1, "moved"));
-        tokio::spawn(async move { w.update(u).await })
-    };
+    let spawn = |id: &str| send_move(&writer, id, 1, "moved");
     let on_c = spawn(&c);
     waiting_for_locks(&mut watch, &app, 1).await;
     let (on_a, on_b) = (spawn(&a), spawn(&b));
@@ -809,19 +833,18 @@ async fn a_batch_ended_by_a_deadlock_is_written_one_move_at_a_time() {
 async fn a_row_held_for_long_fails_its_own_move_only() {
     use sqlx::Connection;
     let Some(url) = database() else { return };
-    let prefix = format!("wl{}", std::process::id());
-    let ids = writer_games(&url, &prefix, 3).await;
-    let app = format!("konane-writer-{prefix}");
-    let writer = writer_on(&url, &app);
-    let mut watch = sqlx::PgConnection::connect(&url).await.unwrap();
+    let WriterTest {
+        ids,
+        prefix,
+        app,
+        writer,
+        mut watch,
+    } = writer_test(&url, "wl", 3).await;
     let mut first_holder = sqlx::PgConnection::connect(&url).await.unwrap();
     let holds_first = hold_row(&mut first_holder, &ids[0]).await;
     let mut stuck_holder = sqlx::PgConnection::connect(&url).await.unwrap();
     let _stuck = hold_row(&mut stuck_holder, &ids[1]).await;
-    let spawn = |id: &str| {
-        let (w, u) = (writer.clone(), writer_update(id, 1, "moved"));
-        tokio::spawn(async move { w.update(u).await })
-    };
+    let spawn = |id: &str| send_move(&writer, id, 1, "moved");
     // The first move waits, so the stuck game and a free one go in one batch behind it.
     let first = spawn(&ids[0]);
     waiting_for_locks(&mut watch, &app, 1).await;
