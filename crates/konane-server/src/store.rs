@@ -1,8 +1,9 @@
 //! Storage of games: SQLite by default, PostgreSQL for several instances, one code path.
 //!
 //! Both go through sqlx's `Any` driver with runtime queries (`$1` placeholders work in
-//! both), but for PostgreSQL's moves, and each backend has its own migrations folder. A game is one row: its JSON and a
-//! sequence number that every update must name, so two writers can never both win.
+//! both), but for PostgreSQL's moves, and each backend has its own migrations folder. A
+//! game is one row: its JSON and a sequence number that every update must name, so two
+//! writers can never both win.
 //!
 //! With PostgreSQL every change of a game is announced to the other instances
 //! ([`crate::notice`]) once it has committed, by [`crate::notifier`]; a move is a
@@ -309,8 +310,7 @@ impl Store {
     ) -> Result<bool, StoreError> {
         let stored = match &self.writer {
             Some(writer) => {
-                let data =
-                    serde_json::to_string(&GameRow::of(game)).map_err(|e| corrupt(&game.id, e))?;
+                let data = row_json(game)?;
                 writer
                     .update(Update {
                         id: game.id.clone(),
@@ -576,7 +576,7 @@ pub(crate) async fn link_accounts(
 type Query<'q> = sqlx::query::Query<'q, sqlx::Any, sqlx::any::AnyArguments>;
 
 pub(crate) fn insert_query(game: &ServedGame, now: i64) -> Result<Query<'static>, StoreError> {
-    let data = serde_json::to_string(&GameRow::of(game)).map_err(|e| corrupt(&game.id, e))?;
+    let data = row_json(game)?;
     Ok(sqlx::query(
         "INSERT INTO games (id, seq, status, listed, data, created_at, updated_at, \
          changed_minute) VALUES ($1, 1, $2, $3, $4, $5, $5, $6)",
@@ -589,13 +589,18 @@ pub(crate) fn insert_query(game: &ServedGame, now: i64) -> Result<Query<'static>
     .bind(minute(now)))
 }
 
+/// The JSON of `game`'s row.
+fn row_json(game: &ServedGame) -> Result<String, StoreError> {
+    serde_json::to_string(&GameRow::of(game)).map_err(|e| corrupt(&game.id, e))
+}
+
 /// The conditional update that stores `game` over `seq`.
 pub(crate) fn update_query(
     game: &ServedGame,
     seq: i64,
     now: i64,
 ) -> Result<Query<'static>, StoreError> {
-    let data = serde_json::to_string(&GameRow::of(game)).map_err(|e| corrupt(&game.id, e))?;
+    let data = row_json(game)?;
     Ok(sqlx::query(
         "UPDATE games SET seq = $1, status = $2, listed = $3, data = $4, updated_at = $5, \
          changed_minute = $6 WHERE id = $7 AND seq = $8",

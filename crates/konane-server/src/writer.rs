@@ -191,14 +191,15 @@ async fn write(connections: &DirectPool, batch: Vec<Waiting>, counts: &Counts) {
                 let _ = w.answer.send(result);
             }
         }
+        Err(e) if batch.len() == 1 => {
+            if let Some(w) = batch.into_iter().next() {
+                let _ = w.answer.send(Err(WriteError::Database(e)));
+            }
+        }
         Err(e) => {
             let message = e.to_string();
-            let mut error = Some(WriteError::Database(e));
             for w in batch {
-                let mine = error
-                    .take()
-                    .unwrap_or_else(|| WriteError::Batch(message.clone()));
-                let _ = w.answer.send(Err(mine));
+                let _ = w.answer.send(Err(WriteError::Batch(message.clone())));
             }
         }
     }
