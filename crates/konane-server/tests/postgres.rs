@@ -835,10 +835,10 @@ async fn a_row_held_for_long_fails_its_own_move_only() {
     let Some(url) = database() else { return };
     let WriterTest {
         ids,
-        prefix,
         app,
         writer,
         mut watch,
+        ..
     } = writer_test(&url, "wl", 3).await;
     let mut first_holder = sqlx::PgConnection::connect(&url).await.unwrap();
     let holds_first = hold_row(&mut first_holder, &ids[0]).await;
