@@ -5,7 +5,7 @@
 //! [`Engine::solve`] for a proof, [`Engine::choose`] for a move at a playing level. Threads
 //! (Lazy SMP) sit behind the `parallel` feature; without it the engine needs no OS.
 
-#![forbid(unsafe_code)]
+#![deny(unsafe_code)]
 #![warn(missing_docs)]
 
 pub mod book;
@@ -16,6 +16,7 @@ pub mod protocol;
 pub mod puzzle;
 pub mod score;
 pub mod search;
+mod slots;
 pub mod solve;
 pub mod symmetry;
 pub mod tt;

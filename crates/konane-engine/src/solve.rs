@@ -12,6 +12,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use konane_core::{Bits, Color, Move, Opening, Position, Size};
 
+use crate::slots::Slots;
 use crate::tt::{pack_move, unpack_move};
 
 /// Proven positions, 8 bytes each, in buckets of two slots.
@@ -25,7 +26,7 @@ use crate::tt::{pack_move, unpack_move};
 /// quotient, stones off their colour), the slot keeps 30 bits of the Zobrist hash beyond
 /// the index instead ([`Keying::Hashed`]: a collision is unlikely, not impossible).
 pub struct ProofTable {
-    slots: Box<[AtomicU64]>,
+    slots: Slots,
     bucket_bits: u32,
 }
 
@@ -140,7 +141,7 @@ impl ProofTable {
         let wanted = (megabytes.max(1) << 20) / 8;
         let n = (wanted.max(1024) + 1).next_power_of_two() / 2;
         ProofTable {
-            slots: (0..n).map(|_| AtomicU64::new(0)).collect(),
+            slots: Slots::zeroed(n),
             bucket_bits: (n / 2).trailing_zeros(),
         }
     }
