@@ -69,14 +69,16 @@ impl Memory {
         if start == libc::MAP_FAILED {
             return None;
         }
+        // Never null: the kernel maps nothing at address 0 unless asked to (MAP_FIXED).
+        let start = std::ptr::NonNull::new(start)?;
         // Advice only: a kernel without huge pages refuses it and the table works as before.
         #[cfg(target_os = "linux")]
         // SAFETY: the range is the mapping just made; the advice changes no contents.
         unsafe {
-            libc::madvise(start, bytes, libc::MADV_HUGEPAGE);
+            libc::madvise(start.as_ptr(), bytes, libc::MADV_HUGEPAGE);
         }
         Some(Memory::Mapped {
-            start: std::ptr::NonNull::new(start.cast())?,
+            start: start.cast(),
             len,
         })
     }

@@ -563,7 +563,24 @@ fn solve_jobs(
                         if let Some(log) = log
                             && let Err(e) = log.append(&j[i])
                         {
-                            bar.println(format!("warning: could not save progress: {e}"));
+                            say(&bar, &format!("warning: could not save progress: {e}"));
+                        }
+                        if let Some(p) = j[i].proof {
+                            let winner = if p.win {
+                                pos.turn()
+                            } else {
+                                pos.turn().opponent()
+                            };
+                            say(
+                                &bar,
+                                &format!(
+                                    "proven: {}: {} wins ({} nodes, {:.0} s)",
+                                    j[i].position,
+                                    winner.name(),
+                                    j[i].nodes,
+                                    j[i].secs
+                                ),
+                            );
                         }
                         finished.fetch_add(1, Ordering::Relaxed);
                     }
@@ -612,7 +629,10 @@ fn solve_jobs(
                 {
                     saved = Instant::now();
                     if let Err(e) = c.save(table) {
-                        bar.println(format!("warning: could not save the checkpoint: {e:#}"));
+                        say(
+                            &bar,
+                            &format!("warning: could not save the checkpoint: {e:#}"),
+                        );
                     }
                 }
             }
@@ -623,6 +643,12 @@ fn solve_jobs(
         .into_inner()
         .map_err(|_| anyhow!("a solver thread panicked"))?;
     Ok(())
+}
+
+/// Prints a line above the bar, or into the log when there is no bar (`println` on a
+/// hidden bar prints nothing, and a run in the background has none).
+fn say(bar: &ProgressBar, line: &str) {
+    bar.suspend(|| eprintln!("{line}"));
 }
 
 /// Thousandths of a position in the progress bar.

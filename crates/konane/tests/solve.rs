@@ -65,6 +65,51 @@ fn more_threads_than_positions_prove_the_same_table() {
 }
 
 #[test]
+fn a_run_without_a_terminal_says_each_position_it_proves() {
+    let dir = scratch("solve-said");
+    let log = dir.join("5x6.txt");
+    let log_arg = log.to_str().unwrap();
+    let proven = |args: &[&str]| {
+        let o = solve_output(args);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let err = String::from_utf8_lossy(&o.stderr).into_owned();
+        let lines: Vec<String> = err
+            .lines()
+            .filter_map(|l| l.strip_prefix("proven: "))
+            .map(str::to_string)
+            .collect();
+        for l in &lines {
+            assert!(
+                l.contains(": white wins (") || l.contains(": black wins ("),
+                "{l}"
+            );
+        }
+        lines
+    };
+    // Output into a pipe has no bar: each of the five distinct positions gets its line.
+    let all = proven(&["--size", "5x6", "--threads", "2", "--resume", log_arg]);
+    let boards: std::collections::HashSet<&str> = all
+        .iter()
+        .map(|l| l.split(": ").next().unwrap_or_default())
+        .collect();
+    assert_eq!((all.len(), boards.len()), (5, 5), "{all:?}");
+    // A resumed run says only what it proves itself.
+    let finished = std::fs::read_to_string(&log).unwrap();
+    let kept: Vec<&str> = finished.lines().take(2).collect();
+    std::fs::write(&log, kept.join("\n") + "\n").unwrap();
+    let rest = proven(&["--size", "5x6", "--threads", "2", "--resume", log_arg]);
+    assert_eq!(rest.len(), 3, "{rest:?}");
+    // The same positions and winners as before (the nodes and times differ).
+    let head = |l: &String| l.split(" (").next().unwrap_or_default().to_string();
+    let before: std::collections::HashSet<String> = all.iter().map(head).collect();
+    assert!(
+        rest.iter().all(|l| before.contains(&head(l))),
+        "{rest:?} {all:?}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn a_resumed_run_gives_the_rows_of_an_unbroken_one() {
     let dir = scratch("solve");
     let log = dir.join("5x6.txt");
