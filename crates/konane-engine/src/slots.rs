@@ -13,6 +13,10 @@
 use std::ops::Deref;
 use std::sync::atomic::AtomicU64;
 
+/// Words in the smallest page.
+#[cfg(unix)]
+const PAGE_WORDS: usize = 4096 / std::mem::size_of::<AtomicU64>();
+
 /// `len` zeroed atomic words, on huge pages where the system gives them.
 pub(crate) struct Slots {
     memory: Memory,
@@ -38,7 +42,13 @@ impl Slots {
     pub(crate) fn zeroed(len: usize) -> Slots {
         #[cfg(unix)]
         if let Some(memory) = Memory::map(len) {
-            return Slots { memory };
+            let slots = Slots { memory };
+            // Every page touched now, as a boxed array's zeroing would: a table larger than
+            // the memory there is fails at the start, not hours into a run.
+            for word in slots.iter().step_by(PAGE_WORDS) {
+                word.store(0, std::sync::atomic::Ordering::Relaxed);
+            }
+            return slots;
         }
         Slots {
             memory: Memory::Boxed((0..len).map(|_| AtomicU64::new(0)).collect()),
