@@ -17,7 +17,14 @@ use std::sync::atomic::AtomicU64;
 #[cfg(unix)]
 const PAGE_WORDS: usize = 4096 / std::mem::size_of::<AtomicU64>();
 
-/// `len` zeroed atomic words, on huge pages where the system gives them.
+/// The smallest table given huge pages. Making them can stall on the kernel compacting
+/// memory, up to about 10 s a GiB when free memory is in small pieces: a solve of hours does
+/// not notice, but a game's engine (tables of 16-64 MiB, whose TLB misses cost less) must
+/// not wait for it.
+#[cfg(target_os = "linux")]
+const HUGE_FROM: usize = 256 << 20;
+
+/// `len` zeroed atomic words, on huge pages where the system gives them (from [`HUGE_FROM`]).
 pub(crate) struct Slots {
     memory: Memory,
 }
@@ -83,9 +90,11 @@ impl Memory {
         let start = std::ptr::NonNull::new(start)?;
         // Advice only: a kernel without huge pages refuses it and the table works as before.
         #[cfg(target_os = "linux")]
-        // SAFETY: the range is the mapping just made; the advice changes no contents.
-        unsafe {
-            libc::madvise(start.as_ptr(), bytes, libc::MADV_HUGEPAGE);
+        if bytes >= HUGE_FROM {
+            // SAFETY: the range is the mapping just made; the advice changes no contents.
+            unsafe {
+                libc::madvise(start.as_ptr(), bytes, libc::MADV_HUGEPAGE);
+            }
         }
         Some(Memory::Mapped {
             start: start.cast(),
@@ -133,7 +142,8 @@ mod tests {
 
     #[test]
     fn every_word_starts_zero_and_keeps_what_is_stored() {
-        for len in [0, 1, 1024, 3 << 18] {
+        // The last is past HUGE_FROM, so it has the huge pages' advice.
+        for len in [0, 1, 1024, 3 << 18, (256 << 20) / 8 + 512] {
             let slots = Slots::zeroed(len);
             assert_eq!(slots.len(), len);
             assert!(slots.iter().all(|w| w.load(Ordering::Relaxed) == 0));
