@@ -1,5 +1,5 @@
-//! The proof table's memory: a zeroed array of atomic words that, on Linux, asks the kernel
-//! for huge pages.
+//! The proof table's memory: a zeroed array of atomic words that, on Linux and when large,
+//! asks the kernel for huge pages.
 //!
 //! A table of gigabytes is read at random, a few entries a node, so with 4 KiB pages nearly
 //! every read also misses the TLB and walks the page tables (in a virtual machine, two
