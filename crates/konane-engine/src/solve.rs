@@ -226,7 +226,11 @@ impl ProofTable {
         proof: Proof,
         nodes: u64,
     ) {
-        let s = self.slot(board, pos);
+        self.store_slot(self.slot(board, pos), proof, nodes);
+    }
+
+    /// Stores a proof that took `nodes` nodes in its slot.
+    fn store_slot(&self, s: Slot, proof: Proof, nodes: u64) {
         let work = u64::from(64 - nodes.leading_zeros()).clamp(1, WORK_MAX);
         let value =
             s.tag | work << WORK_SHIFT | u64::from(proof.win) << WIN_SHIFT | pack_move(proof.best);
@@ -514,7 +518,8 @@ impl<'a> Solver<'a> {
         self.board = Some(board);
         let mut p = *pos;
         self.root_best = None;
-        let win = self.wins(&mut p, &board, 0)?;
+        let slot = self.table.slot(&board, &p);
+        let win = self.wins(&mut p, &board, slot, 0)?;
         Ok(Proof {
             win,
             best: self.root_best.filter(|_| win),
@@ -526,6 +531,7 @@ impl<'a> Solver<'a> {
         &mut self,
         pos: &mut Position<B>,
         board: &BoardKey,
+        slot: Slot,
         ply: usize,
     ) -> Result<bool, Unfinished> {
         self.nodes += 1;
@@ -540,7 +546,7 @@ impl<'a> Solver<'a> {
         if self.nodes > self.node_limit {
             return Err(Unfinished);
         }
-        if let Some(p) = self.table.probe_with(board, pos) {
+        if let Some(p) = self.table.lookup(slot) {
             if ply == 0 {
                 self.root_best = p.best;
             }
@@ -595,14 +601,14 @@ impl<'a> Solver<'a> {
                 let by = self.root_offset % list.len();
                 list.rotate_left(by);
             }
-            for (i, &Child { m, .. }) in list.iter().enumerate() {
+            for (i, &Child { m, slot: child, .. }) in list.iter().enumerate() {
                 if ply < TREE_PLIES
                     && let Some(tree) = self.tree
                 {
                     tree.enter(ply, i, list.len());
                 }
                 pos.make(m);
-                let reply_wins = self.wins(pos, board, ply + 1);
+                let reply_wins = self.wins(pos, board, child, ply + 1);
                 pos.unmake(m);
                 match reply_wins {
                     Err(e) => {
@@ -633,7 +639,7 @@ impl<'a> Solver<'a> {
             best: winning,
         };
         self.table
-            .store_with(board, pos, proof, self.nodes - start_nodes + 1);
+            .store_slot(slot, proof, self.nodes - start_nodes + 1);
         Ok(proof.win)
     }
 }
