@@ -8,7 +8,7 @@
 //! opponent is never searched). Threads that solve one position together start at
 //! different root moves and share their proofs through the table.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering};
 
 use konane_core::{Bits, Color, Move, Opening, Position, Size};
 
@@ -428,6 +428,49 @@ impl TreeProgress {
     }
 }
 
+/// The positions that the threads of one solve are searching at the moment, so that a thread
+/// coming to a node searches first the moves no other thread is in and leaves the others for
+/// last (the deferral of ABDADA, Weill 1996). Where every move must be refuted, the threads
+/// split the refutations at every node instead of walking one subtree side by side, and a
+/// move left for last is often proven by the time it comes round again. A mark can stand for
+/// several positions (a small array, indexed by the slot), which changes only the order.
+pub struct InProgress {
+    marks: Box<[AtomicU8]>,
+}
+
+/// Marks in [`InProgress`]: small enough to stay in the caches.
+const IN_PROGRESS_MARKS: usize = 1 << 16;
+
+/// Plies from the root whose nodes are marked: deeper subtrees are too cheap to share (on
+/// the whole 6x7 table, 8 beat 4, 12, 16 and 40; docs/solved.md).
+const SHARED_PLIES: usize = 8;
+
+impl Default for InProgress {
+    fn default() -> Self {
+        InProgress {
+            marks: (0..IN_PROGRESS_MARKS).map(|_| AtomicU8::new(0)).collect(),
+        }
+    }
+}
+
+impl InProgress {
+    fn mark(&self, s: Slot) -> &AtomicU8 {
+        &self.marks[s.bucket & (IN_PROGRESS_MARKS - 1)]
+    }
+
+    fn enter(&self, s: Slot) {
+        self.mark(s).fetch_add(1, Ordering::Relaxed);
+    }
+
+    fn leave(&self, s: Slot) {
+        self.mark(s).fetch_sub(1, Ordering::Relaxed);
+    }
+
+    fn busy(&self, s: Slot) -> bool {
+        self.mark(s).load(Ordering::Relaxed) != 0
+    }
+}
+
 /// A solve that stopped before its budget ran out with a proof.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct Unfinished;
@@ -443,6 +486,7 @@ pub struct Solver<'a> {
     board: Option<BoardKey>,
     root_best: Option<Move>,
     root_offset: usize,
+    in_progress: Option<&'a InProgress>,
     lists: Vec<Vec<Child>>,
     /// How many times each move (from, to; indices mod 64) has been a node's winning move:
     /// the move order's last tie-break. A move that refutes here tends to refute in the
@@ -457,6 +501,8 @@ struct Child {
     m: Move,
     order: u64,
     slot: Slot,
+    /// Left for last: another thread was searching it when its turn came.
+    deferred: bool,
 }
 
 /// Nodes between looks at the stop flag (and reports to the progress counter).
@@ -475,6 +521,7 @@ impl<'a> Solver<'a> {
             board: None,
             root_best: None,
             root_offset: 0,
+            in_progress: None,
             lists: Vec::new(),
             history: vec![0; 64 * 64],
         }
@@ -486,6 +533,13 @@ impl<'a> Solver<'a> {
     /// wins, the one that finds it first stores the proof and the others meet it in the table.
     pub fn with_root_offset(mut self, offset: usize) -> Self {
         self.root_offset = offset;
+        self
+    }
+
+    /// Shares `in_progress` with the other threads solving on this table: each marks the
+    /// nodes of its first plies there, and leaves for last the moves another thread is in.
+    pub fn with_in_progress(mut self, in_progress: &'a InProgress) -> Self {
+        self.in_progress = Some(in_progress);
         self
     }
 
@@ -576,7 +630,12 @@ impl<'a> Solver<'a> {
                 | u64::from(u32::MAX - won);
             let slot = self.table.slot(board, pos);
             pos.unmake(m);
-            list.push(Child { m, order, slot });
+            list.push(Child {
+                m,
+                order,
+                slot,
+                deferred: false,
+            });
         }
         if winning.is_none() {
             // Enhanced transposition cutoff at every node: a child proven lost for the
@@ -601,25 +660,19 @@ impl<'a> Solver<'a> {
                 let by = self.root_offset % list.len();
                 list.rotate_left(by);
             }
-            for (i, &Child { m, slot: child, .. }) in list.iter().enumerate() {
-                if ply < TREE_PLIES
-                    && let Some(tree) = self.tree
-                {
-                    tree.enter(ply, i, list.len());
-                }
-                pos.make(m);
-                let reply_wins = self.wins(pos, board, child, ply + 1);
-                pos.unmake(m);
-                match reply_wins {
-                    Err(e) => {
-                        self.lists[ply] = list;
-                        return Err(e);
-                    }
-                    Ok(false) => {
-                        winning = Some(m);
-                        break;
-                    }
-                    Ok(true) => {}
+            let shared = self.in_progress.filter(|_| ply < SHARED_PLIES);
+            if let Some(s) = shared {
+                s.enter(slot);
+            }
+            let found = self.first_win(pos, board, &mut list, ply);
+            if let Some(s) = shared {
+                s.leave(slot);
+            }
+            match found {
+                Ok(m) => winning = m,
+                Err(e) => {
+                    self.lists[ply] = list;
+                    return Err(e);
                 }
             }
         }
@@ -641,6 +694,65 @@ impl<'a> Solver<'a> {
         self.table
             .store_slot(slot, proof, self.nodes - start_nodes + 1);
         Ok(proof.win)
+    }
+
+    /// The first of the node's moves (in `list`'s order) after which the opponent loses.
+    /// Sharing the search with other threads, a move another thread is in is left for last
+    /// (never the first move: every thread starts where the proof most likely is), and is
+    /// looked up again when its turn comes round, since that thread may have proven it.
+    fn first_win<B: Bits>(
+        &mut self,
+        pos: &mut Position<B>,
+        board: &BoardKey,
+        list: &mut [Child],
+        ply: usize,
+    ) -> Result<Option<Move>, Unfinished> {
+        let shared = self.in_progress.filter(|_| ply + 1 < SHARED_PLIES);
+        for i in 0..list.len() {
+            if i > 0 && shared.is_some_and(|s| s.busy(list[i].slot)) {
+                list[i].deferred = true;
+                continue;
+            }
+            if self.loses_after(pos, board, list, i, ply)? {
+                return Ok(Some(list[i].m));
+            }
+        }
+        for i in 0..list.len() {
+            if !list[i].deferred {
+                continue;
+            }
+            if let Some(p) = self.table.lookup(list[i].slot) {
+                if !p.win {
+                    return Ok(Some(list[i].m));
+                }
+                continue;
+            }
+            if self.loses_after(pos, board, list, i, ply)? {
+                return Ok(Some(list[i].m));
+            }
+        }
+        Ok(None)
+    }
+
+    /// True when the opponent loses after the node's `i`-th move.
+    fn loses_after<B: Bits>(
+        &mut self,
+        pos: &mut Position<B>,
+        board: &BoardKey,
+        list: &[Child],
+        i: usize,
+        ply: usize,
+    ) -> Result<bool, Unfinished> {
+        if ply < TREE_PLIES
+            && let Some(tree) = self.tree
+        {
+            tree.enter(ply, i, list.len());
+        }
+        let Child { m, slot, .. } = list[i];
+        pos.make(m);
+        let reply_wins = self.wins(pos, board, slot, ply + 1);
+        pos.unmake(m);
+        Ok(!reply_wins?)
     }
 }
 
@@ -747,6 +859,48 @@ mod tests {
         t.enter(1, 0, 1);
         t.enter(2, 4, 5);
         assert!((t.share() - 0.95).abs() < 1e-12, "{}", t.share());
+    }
+
+    /// A third of the marks raised, as if other threads were in those positions: each node
+    /// searches its first move, then the unmarked ones, then the marked ones (looking each up
+    /// again first), and still proves what a solver alone proves at every position of some
+    /// 5x6 games, with a winning move that wins.
+    #[test]
+    fn leaving_busy_moves_for_last_proves_the_same() {
+        use konane_core::{Game, Size, with_position};
+        let busy = InProgress::default();
+        for mark in busy.marks.iter().step_by(3) {
+            mark.store(1, Ordering::Relaxed);
+        }
+        let stop = AtomicBool::new(false);
+        let mut seed = 7u64;
+        let mut deferred_order_differs = false;
+        for _ in 0..6 {
+            let mut game = Game::new(Size::new(5, 6).unwrap(), Opening::CenterOrCorner);
+            while !game.position().legal_moves().is_empty() {
+                let pos = *game.position();
+                let plain_table = ProofTable::new(4);
+                let mut plain = Solver::new(&plain_table, &stop, u64::MAX);
+                let expected = with_position!(pos, p => plain.solve(&p)).unwrap();
+                let table = ProofTable::new(4);
+                let mut solver = Solver::new(&table, &stop, u64::MAX).with_in_progress(&busy);
+                let proof = with_position!(pos, p => solver.solve(&p)).unwrap();
+                assert_eq!(proof.win, expected.win, "{pos}");
+                deferred_order_differs |= solver.nodes() != plain.nodes();
+                if let Some(best) = proof.best {
+                    let mut after = pos;
+                    after.play(best).unwrap();
+                    let mut check = Solver::new(&plain_table, &stop, u64::MAX);
+                    let reply = with_position!(after, p => check.solve(&p)).unwrap();
+                    assert!(!reply.win, "{} does not win in {pos}", pos.move_text(best));
+                }
+                let moves = game.position().legal_moves();
+                seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+                game.play(moves[(seed >> 33) as usize % moves.len()])
+                    .unwrap();
+            }
+        }
+        assert!(deferred_order_differs, "the marks changed no search");
     }
 
     #[test]

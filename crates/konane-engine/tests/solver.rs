@@ -3,7 +3,7 @@
 use std::sync::atomic::AtomicBool;
 
 use konane_core::{AnyPosition, Bits, Game, Move, Opening, Position, Size, with_position};
-use konane_engine::{Engine, EngineConfig, Frozen, Limits, ProofTable, Solver, score};
+use konane_engine::{Engine, EngineConfig, Frozen, InProgress, Limits, ProofTable, Solver, score};
 use proptest::prelude::*;
 
 /// Plain minimax over the whole tree (no table, no ordering, no pruning), checking the
@@ -110,23 +110,34 @@ proptest! {
         }
     }
 
-    /// Solvers that start at other root moves, alone or two at once on one table, prove the
-    /// same result, and every winning move they name wins.
+    /// Solvers that start at other root moves, alone or two at once on one table (leaving
+    /// for last the moves the other is in, or not), prove the same result, and every winning
+    /// move they name wins.
     #[test]
     fn root_offsets_and_shared_threads_agree(seed in any::<u64>(), plies in 2usize..16, offset in 1usize..6) {
         let Some(pos) = random_position(Size::new(5, 6).unwrap(), seed, plies) else { return Ok(()) };
         let stop = AtomicBool::new(false);
-        let solve = |table: &ProofTable, offset: usize| {
-            with_position!(pos, p => Solver::new(table, &stop, u64::MAX).with_root_offset(offset).solve(&p)).unwrap()
+        let solve = |table: &ProofTable, offset: usize, in_progress: Option<&InProgress>| {
+            let solver = Solver::new(table, &stop, u64::MAX).with_root_offset(offset);
+            let mut solver = match in_progress {
+                Some(marks) => solver.with_in_progress(marks),
+                None => solver,
+            };
+            with_position!(pos, p => solver.solve(&p)).unwrap()
         };
-        let plain = solve(&ProofTable::new(4), 0);
-        let shared = ProofTable::new(4);
-        let (a, b) = std::thread::scope(|s| {
-            let a = s.spawn(|| solve(&shared, 0));
-            let b = s.spawn(|| solve(&shared, offset));
-            (a.join().unwrap(), b.join().unwrap())
-        });
-        for proof in [solve(&ProofTable::new(4), offset), a, b] {
+        let plain = solve(&ProofTable::new(4), 0, None);
+        let mut proofs = vec![solve(&ProofTable::new(4), offset, None)];
+        let marks = InProgress::default();
+        for in_progress in [None, Some(&marks)] {
+            let shared = ProofTable::new(4);
+            let (a, b) = std::thread::scope(|s| {
+                let a = s.spawn(|| solve(&shared, 0, in_progress));
+                let b = s.spawn(|| solve(&shared, offset, in_progress));
+                (a.join().unwrap(), b.join().unwrap())
+            });
+            proofs.extend([a, b]);
+        }
+        for proof in proofs {
             prop_assert_eq!(proof.win, plain.win, "{}", pos);
             if let Some(best) = proof.best {
                 let mut after = pos;

@@ -12,7 +12,7 @@ use anyhow::{Context, Result, anyhow, bail};
 use indicatif::{ProgressBar, ProgressStyle};
 use konane_core::{AnyPosition, Color, Game, Move, Opening, Size};
 use konane_engine::symmetry::{canonical_key, map_between, unmap_move};
-use konane_engine::{Proof, ProofTable, Solver, TreeProgress};
+use konane_engine::{InProgress, Proof, ProofTable, Solver, TreeProgress};
 
 /// One position to prove, and what was found.
 struct Job {
@@ -529,6 +529,7 @@ fn solve_jobs(
     let working = AtomicUsize::new(threads);
     // A finished job's flag stops the threads still helping with it.
     let stops: Vec<AtomicBool> = jobs.iter().map(|_| AtomicBool::new(false)).collect();
+    let in_progress = InProgress::default();
     let schedule = Mutex::new(Schedule::new(jobs));
     let shared = Mutex::new(std::mem::take(jobs));
     std::thread::scope(|s| {
@@ -545,6 +546,9 @@ fn solve_jobs(
                         .with_progress(&nodes)
                         .with_tree_progress(tree)
                         .with_root_offset(offset);
+                    if threads > 1 {
+                        solver = solver.with_in_progress(&in_progress);
+                    }
                     on_job.store(i + 1, Ordering::Relaxed);
                     let proof = konane_core::with_position!(&pos, p => solver.solve(p)).ok();
                     on_job.store(0, Ordering::Relaxed);
