@@ -6,7 +6,8 @@
 //! enhanced transposition cutoff at every node (a move into a position the table already
 //! knows as lost for the opponent wins at once, one into a position known as won for the
 //! opponent is never searched). Threads that solve one position together start at
-//! different root moves and share their proofs through the table.
+//! different root moves, leave for last the moves another thread is in ([`InProgress`]),
+//! and share their proofs through the table.
 
 use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering};
 
