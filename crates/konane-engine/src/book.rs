@@ -2,27 +2,54 @@
 //! boards in `docs/solved/` (the expensive proofs of each run and the openings' results),
 //! so that an engine that learns them plays those boards perfectly from the first move.
 
-/// The checkpoints of the solved boards, each named by its board and opening rule.
-pub const SOLVED: &[(&str, &[u8])] = &[
-    (
-        "6x7 center-or-corner",
-        include_bytes!(concat!(
+/// One solved board's checkpoint.
+pub struct Book {
+    /// The board and opening rule the run solved.
+    pub name: &'static str,
+    /// The board's rows and columns: an engine learns the book when it first meets that board.
+    pub rows: usize,
+    /// See `rows`.
+    pub cols: usize,
+    /// The checkpoint, as [`crate::ProofTable::load`] reads it.
+    pub proofs: &'static [u8],
+}
+
+/// The checkpoints of the solved boards.
+pub const SOLVED: &[Book] = &[
+    Book {
+        name: "6x7 center-or-corner",
+        rows: 6,
+        cols: 7,
+        proofs: include_bytes!(concat!(
             env!("CARGO_MANIFEST_DIR"),
             "/../../docs/solved/6x7.proofs"
         )),
-    ),
-    (
-        "7x7 center",
-        include_bytes!(concat!(
+    },
+    Book {
+        name: "6x8 center (both rules' proofs so far)",
+        rows: 6,
+        cols: 8,
+        proofs: include_bytes!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../docs/solved/6x8.proofs"
+        )),
+    },
+    Book {
+        name: "7x7 center",
+        rows: 7,
+        cols: 7,
+        proofs: include_bytes!(concat!(
             env!("CARGO_MANIFEST_DIR"),
             "/../../docs/solved/7x7-center.proofs"
         )),
-    ),
-    (
-        "7x7 center-or-corner",
-        include_bytes!(concat!(
+    },
+    Book {
+        name: "7x7 center-or-corner",
+        rows: 7,
+        cols: 7,
+        proofs: include_bytes!(concat!(
             env!("CARGO_MANIFEST_DIR"),
             "/../../docs/solved/7x7-center-or-corner.proofs"
         )),
-    ),
+    },
 ];

@@ -22,8 +22,9 @@ pub mod symmetry;
 pub mod tt;
 
 use std::sync::atomic::{AtomicBool, AtomicU64};
+use std::sync::{Mutex, PoisonError};
 
-use konane_core::{AnyPosition, Bits, Move, Position, with_position};
+use konane_core::{AnyPosition, Bits, Move, Position, Size, with_position};
 
 #[cfg(not(target_arch = "wasm32"))]
 pub use clock::SystemClock;
@@ -91,9 +92,18 @@ pub struct Engine {
     config: EngineConfig,
     table: tt::Table,
     proofs: ProofTable,
+    books: Mutex<Books>,
+}
+
+/// The solved boards an engine knows the proofs of, and the built-in books it will learn.
+#[derive(Default)]
+struct Books {
     /// Boards whose proofs were learned from a checkpoint: there the solver gets a
     /// thinned-out board's share of the time even on a crowded board, as a proof is near.
-    booked: Vec<konane_core::Size>,
+    booked: Vec<Size>,
+    /// Built-in books not learned yet. Each is learned when its board first comes, so the
+    /// table holds the board in play's proofs instead of every board's crowding each other.
+    pending: Vec<&'static book::Book>,
 }
 
 impl Engine {
@@ -103,7 +113,7 @@ impl Engine {
             config,
             table: tt::Table::new(config.hash_mb),
             proofs: ProofTable::new(config.proof_mb),
-            booked: Vec::new(),
+            books: Mutex::default(),
         }
     }
 
@@ -142,8 +152,7 @@ impl Engine {
         let stop = AtomicBool::new(false);
         let stones = (pos.stones(konane_core::Color::Black) | pos.stones(konane_core::Color::White))
             .count() as usize;
-        let thinned =
-            usize::from(stones * 3 <= pos.size().squares() || self.booked.contains(&pos.size()));
+        let thinned = usize::from(stones * 3 <= pos.size().squares() || self.open_book(pos.size()));
         let solver_budget = match (limits.time_ms, limits.nodes) {
             (Some(t), _) => Some(t * SOLVER_NODES_PER_MS[thinned]),
             (None, Some(n)) => Some(n / [20, 2][thinned]),
@@ -222,21 +231,37 @@ impl Engine {
     /// this engine's table; returns how many fitted.
     pub fn learn(&mut self, checkpoint: &[u8]) -> Result<usize, solve::CheckpointError> {
         let n = self.proofs.load(checkpoint)?;
+        let books = self.books.get_mut().unwrap_or_else(PoisonError::into_inner);
         for size in ProofTable::boards_in(checkpoint) {
-            if n > 0 && !self.booked.contains(&size) {
-                self.booked.push(size);
+            if n > 0 && !books.booked.contains(&size) {
+                books.booked.push(size);
             }
         }
         Ok(n)
     }
 
-    /// Learns every built-in [`book`] of solved boards; returns how many proofs fitted (a
-    /// table too small for a board's exact keys takes none of its proofs).
-    pub fn learn_solved(&mut self) -> usize {
-        book::SOLVED
-            .iter()
-            .filter_map(|(_, bytes)| self.learn(bytes).ok())
-            .sum()
+    /// Learns each built-in [`book`] of solved boards when a position of its board first
+    /// comes to [`Engine::think`] or [`Engine::solve`].
+    pub fn learn_solved(&mut self) {
+        let books = self.books.get_mut().unwrap_or_else(PoisonError::into_inner);
+        books.pending = book::SOLVED.iter().collect();
+    }
+
+    /// Learns the pending books of `size`'s board; true when the engine knows proofs of it
+    /// from a checkpoint.
+    fn open_book(&self, size: Size) -> bool {
+        let mut books = self.books.lock().unwrap_or_else(PoisonError::into_inner);
+        let (now, later) = std::mem::take(&mut books.pending)
+            .into_iter()
+            .partition::<Vec<_>, _>(|b| (b.rows, b.cols) == (size.rows(), size.cols()));
+        books.pending = later;
+        for b in now {
+            // A table too small for the board's exact keys takes none of its proofs.
+            if self.proofs.load(b.proofs).is_ok_and(|n| n > 0) && !books.booked.contains(&size) {
+                books.booked.push(size);
+            }
+        }
+        books.booked.contains(&size)
     }
 
     /// What the search threads of one search share.
@@ -264,6 +289,7 @@ impl Engine {
         node_limit: u64,
         stop: &AtomicBool,
     ) -> (Result<Proof, Unfinished>, u64) {
+        self.open_book(pos.size());
         let mut solver = Solver::new(&self.proofs, stop, node_limit);
         let proof = with_position!(pos, p => solver.solve(p));
         (proof, solver.nodes())

@@ -5,7 +5,7 @@ use std::sync::atomic::AtomicBool;
 
 use konane_core::{AnyPosition, Color, Game, Opening, Size};
 use konane_engine::symmetry::{image_of, symmetries};
-use konane_engine::{Engine, EngineConfig, Frozen, Limits, book};
+use konane_engine::{Engine, EngineConfig, Frozen, Limits, ProofTable, book};
 
 fn engine() -> Engine {
     Engine::new(EngineConfig {
@@ -27,19 +27,48 @@ fn limits(nodes: u64) -> Limits {
 
 #[test]
 fn every_built_in_book_loads_into_an_engine_of_the_servers_size() {
-    for (name, bytes) in book::SOLVED {
+    for b in book::SOLVED {
         let n = engine()
-            .learn(bytes)
-            .unwrap_or_else(|e| panic!("{name}: {e}"));
-        assert!(n > 1000, "{name}: {n} proofs");
+            .learn(b.proofs)
+            .unwrap_or_else(|e| panic!("{}: {e}", b.name));
+        assert!(n > 1000, "{}: {n} proofs", b.name);
+        let size = Size::new(b.rows, b.cols).unwrap();
+        assert!(
+            ProofTable::boards_in(b.proofs).contains(&size),
+            "{} holds no proof of its board",
+            b.name
+        );
     }
+}
+
+/// The boards whose proofs fill `engine`'s table (its proofs of at least 2^15 nodes).
+fn boards_known(engine: &Engine) -> Vec<Size> {
+    ProofTable::boards_in(&engine.proofs().checkpoint(16))
+}
+
+#[test]
+fn an_engine_learns_a_book_when_its_board_first_comes() {
+    let mut e = engine();
+    e.learn_solved();
+    assert_eq!(boards_known(&e), []);
+    let mut pos = AnyPosition::start("6x6".parse().unwrap(), Opening::CenterOrCorner);
+    pos.play_text("c4").unwrap();
+    e.think(&pos, limits(1_000), true, &Frozen, &mut |_| {});
+    assert_eq!(boards_known(&e), [], "6x6 has no book");
+    let six_by_eight: Size = "6x8".parse().unwrap();
+    let pos = AnyPosition::start(six_by_eight, Opening::Center);
+    e.think(&pos, limits(1_000), true, &Frozen, &mut |_| {});
+    assert_eq!(boards_known(&e), [six_by_eight], "6x8's book alone");
+    let pos = AnyPosition::start("7x7".parse().unwrap(), Opening::Center);
+    e.think(&pos, limits(1_000), true, &Frozen, &mut |_| {});
+    assert_eq!(boards_known(&e).len(), 2, "then 7x7's too");
 }
 
 /// Plays `pos` out with `booked` on the book at 400,000 nodes a move, asserting that each of
 /// its moves is a proven win, against a short search without the solver; `booked` wins.
 fn play_out_on_the_book(pos: AnyPosition, booked: Color) {
     let mut book_side = engine();
-    assert!(book_side.learn_solved() > 40_000);
+    book_side.learn_solved();
     let other = engine();
     let mut game = Game::from_position(pos);
     while game.position().winner().is_none() {
@@ -109,11 +138,30 @@ fn with_the_book_white_plays_every_move_of_6x7_as_a_proven_win() {
 }
 
 #[test]
+fn with_the_book_white_plays_every_move_of_6x8_center_as_a_proven_win() {
+    let start = AnyPosition::start("6x8".parse().unwrap(), Opening::Center);
+    // The book was solved after e4 d4; d3 e3 is its image under a half turn.
+    for removal in start.legal_moves() {
+        let mut pos = start;
+        pos.play(removal).unwrap();
+        play_out_on_the_book(pos, Color::White);
+    }
+}
+
+#[test]
 fn without_the_book_the_same_budget_proves_nothing_on_7x7() {
     let size: Size = "7x7".parse().unwrap();
     let mut pos = AnyPosition::start(size, Opening::Center);
     pos.play_text("d4").unwrap();
     pos.play_text("d5").unwrap();
+    let r = engine().think(&pos, limits(400_000), true, &Frozen, &mut |_| {});
+    assert!(!r.proof);
+}
+
+#[test]
+fn without_the_book_the_same_budget_proves_nothing_on_6x8() {
+    let mut pos = AnyPosition::start("6x8".parse().unwrap(), Opening::Center);
+    pos.play_text("e4").unwrap();
     let r = engine().think(&pos, limits(400_000), true, &Frozen, &mut |_| {});
     assert!(!r.proof);
 }
