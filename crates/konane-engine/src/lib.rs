@@ -33,7 +33,8 @@ pub use eval::Weights;
 pub use level::{Level, LevelConfig, LevelError, MAX_LEVEL, MIN_LEVEL, Rng, substream};
 pub use search::{Limits, SearchResult};
 pub use solve::{
-    InProgress, Keying, Proof, ProofTable, RecheckError, Solver, TreeProgress, Unfinished, recheck,
+    InProgress, Keying, Proof, ProofNumberSearch, ProofTable, RecheckError, Solver, TreeProgress,
+    Unfinished, recheck,
 };
 
 /// How big and how wide an engine is.

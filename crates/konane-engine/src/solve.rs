@@ -13,6 +13,8 @@ use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering};
 
 use konane_core::{Bits, Color, Move, Opening, Position, Size};
 
+mod proof_numbers;
+
 use crate::slots::Slots;
 use crate::tt::{pack_move, unpack_move};
 
@@ -472,6 +474,27 @@ impl InProgress {
     }
 }
 
+/// When a [`Solver`] turns from depth-first search to proof numbers, and how hard it
+/// tries a new leaf depth-first before giving it proof numbers of its own.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct ProofNumberSearch {
+    /// Nodes searched depth-first before the turn (0: proof numbers from the start).
+    pub after: u64,
+    /// Nodes a new leaf gets to be proven depth-first.
+    pub leaf: u64,
+}
+
+impl Default for ProofNumberSearch {
+    /// The budgets that did best on the benchmark and the whole 6x7 table (docs/solved.md):
+    /// small boards stay depth-first, where proof numbers cost twice the nodes.
+    fn default() -> Self {
+        ProofNumberSearch {
+            after: 4_000_000,
+            leaf: 100,
+        }
+    }
+}
+
 /// A solve that stopped before its budget ran out with a proof.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct Unfinished;
@@ -489,6 +512,8 @@ pub struct Solver<'a> {
     root_offset: usize,
     in_progress: Option<&'a InProgress>,
     lists: Vec<Vec<Child>>,
+    /// Set when the solve turns to proof numbers once the depth-first search finds it hard.
+    numbers: Option<proof_numbers::Numbers>,
     /// How many times each move (from, to; indices mod 64) has been a node's winning move:
     /// the move order's last tie-break. A move that refutes here tends to refute in the
     /// positions around, which differ from this one in a few distant stones.
@@ -524,8 +549,17 @@ impl<'a> Solver<'a> {
             root_offset: 0,
             in_progress: None,
             lists: Vec::new(),
+            numbers: None,
             history: vec![0; 64 * 64],
         }
+    }
+
+    /// Solves depth-first for the first `search.after` nodes, then by proof numbers
+    /// (df-pn), which go where the proof is cheapest instead of finishing each move before
+    /// trying the next: the cure for a wrong first move near the root.
+    pub fn with_proof_numbers(mut self, search: ProofNumberSearch) -> Self {
+        self.numbers = Some(proof_numbers::Numbers::new(search));
+        self
     }
 
     /// Starts the root's moves at the `offset`-th in the move order (wrapping round), so that
@@ -574,7 +608,11 @@ impl<'a> Solver<'a> {
         let mut p = *pos;
         self.root_best = None;
         let slot = self.table.slot(&board, &p);
-        let win = self.wins(&mut p, &board, slot, 0)?;
+        let win = if self.numbers.is_some() {
+            self.prove_by_numbers(&mut p, &board, slot)?
+        } else {
+            self.wins(&mut p, &board, slot, 0)?
+        };
         Ok(Proof {
             win,
             best: self.root_best.filter(|_| win),
@@ -589,18 +627,7 @@ impl<'a> Solver<'a> {
         slot: Slot,
         ply: usize,
     ) -> Result<bool, Unfinished> {
-        self.nodes += 1;
-        if self.nodes.is_multiple_of(CHECK_EVERY) {
-            if let Some(p) = self.progress {
-                p.fetch_add(CHECK_EVERY, Ordering::Relaxed);
-            }
-            if self.stop.load(Ordering::Relaxed) {
-                return Err(Unfinished);
-            }
-        }
-        if self.nodes > self.node_limit {
-            return Err(Unfinished);
-        }
+        self.count_node()?;
         if let Some(p) = self.table.lookup(slot) {
             if ply == 0 {
                 self.root_best = p.best;
@@ -622,13 +649,7 @@ impl<'a> Solver<'a> {
                 winning = Some(m);
                 break;
             }
-            // Fewest replies first; among equals, the most moves left for us, then the
-            // move that has won most often.
-            let ours = pos.mobility(pos.turn().opponent());
-            let won = self.history[history_index(m)];
-            let order = u64::from(replies) << 40
-                | u64::from(255 - ours.min(255)) << 32
-                | u64::from(u32::MAX - won);
+            let order = self.move_order(pos, m, replies);
             let slot = self.table.slot(board, pos);
             pos.unmake(m);
             list.push(Child {
@@ -678,6 +699,12 @@ impl<'a> Solver<'a> {
             }
         }
         self.lists[ply] = list;
+        Ok(self.record(slot, ply, winning, self.nodes - start_nodes + 1))
+    }
+
+    /// Records a node's result, a win by `winning` or a loss, that took `nodes` nodes: in
+    /// the table, the history, and at the root the root's move; true for a win.
+    fn record(&mut self, slot: Slot, ply: usize, winning: Option<Move>, nodes: u64) -> bool {
         if let Some(m) = winning {
             // One count a win, whatever the proof cost: weighting by its nodes cut 5x6 and
             // 6x6 by a quarter but cost 6x7 nodes (docs/solved.md).
@@ -692,9 +719,34 @@ impl<'a> Solver<'a> {
             win: winning.is_some(),
             best: winning,
         };
-        self.table
-            .store_slot(slot, proof, self.nodes - start_nodes + 1);
-        Ok(proof.win)
+        self.table.store_slot(slot, proof, nodes);
+        proof.win
+    }
+
+    /// Counts a node, and gives up when the budget is spent or the stop flag rises.
+    fn count_node(&mut self) -> Result<(), Unfinished> {
+        self.nodes += 1;
+        if self.nodes.is_multiple_of(CHECK_EVERY) {
+            if let Some(p) = self.progress {
+                p.fetch_add(CHECK_EVERY, Ordering::Relaxed);
+            }
+            if self.stop.load(Ordering::Relaxed) {
+                return Err(Unfinished);
+            }
+        }
+        if self.nodes > self.node_limit {
+            return Err(Unfinished);
+        }
+        Ok(())
+    }
+
+    /// Where move `m`, just made in `pos`, leaving the opponent `replies` moves, goes in
+    /// the move order (smaller first): fewest replies first; among equals, the most moves
+    /// left for us, then the move that has won most often.
+    fn move_order<B: Bits>(&self, pos: &Position<B>, m: Move, replies: u32) -> u64 {
+        let ours = pos.mobility(pos.turn().opponent());
+        let won = self.history[history_index(m)];
+        u64::from(replies) << 40 | u64::from(255 - ours.min(255)) << 32 | u64::from(u32::MAX - won)
     }
 
     /// The first of the node's moves (in `list`'s order) after which the opponent loses.

@@ -3,8 +3,23 @@
 use std::sync::atomic::AtomicBool;
 
 use konane_core::{AnyPosition, Bits, Game, Move, Opening, Position, Size, with_position};
-use konane_engine::{Engine, EngineConfig, Frozen, InProgress, Limits, ProofTable, Solver, score};
+use konane_engine::{
+    Engine, EngineConfig, Frozen, InProgress, Limits, ProofNumberSearch, ProofTable, Solver, score,
+};
 use proptest::prelude::*;
+
+/// A solver on `table`, depth-first or turning to proof numbers as `search` says.
+fn solver<'a>(
+    table: &'a ProofTable,
+    stop: &'a AtomicBool,
+    search: Option<ProofNumberSearch>,
+) -> Solver<'a> {
+    let solver = Solver::new(table, stop, u64::MAX);
+    match search {
+        Some(s) => solver.with_proof_numbers(s),
+        None => solver,
+    }
+}
 
 /// Plain minimax over the whole tree (no table, no ordering, no pruning), checking the
 /// solver's verdict and winning move at every node within `check_plies` of the root.
@@ -12,6 +27,7 @@ fn brute_force<B: Bits>(
     pos: &mut Position<B>,
     check_plies: u32,
     table: &ProofTable,
+    search: Option<ProofNumberSearch>,
     checked: &mut usize,
 ) -> bool {
     let moves: Vec<Move> = pos.moves().collect();
@@ -22,6 +38,7 @@ fn brute_force<B: Bits>(
             pos,
             check_plies.saturating_sub(1),
             table,
+            search,
             checked,
         ));
         pos.unmake(m);
@@ -29,9 +46,7 @@ fn brute_force<B: Bits>(
     let wins = child_wins.iter().any(|&w| !w);
     if check_plies > 0 {
         let stop = AtomicBool::new(false);
-        let proof = Solver::new(table, &stop, u64::MAX)
-            .solve(pos)
-            .expect("no limit");
+        let proof = solver(table, &stop, search).solve(pos).expect("no limit");
         assert_eq!(proof.win, wins, "{}", pos.text());
         match proof.best {
             Some(best) => {
@@ -50,24 +65,39 @@ fn brute_force<B: Bits>(
     wins
 }
 
+/// Depth-first alone, proof numbers from the root with leaves of one node (pure df-pn)
+/// and of ten, and the turn to proof numbers after a few nodes.
+const SEARCHES: [Option<ProofNumberSearch>; 4] = [
+    None,
+    Some(ProofNumberSearch { after: 0, leaf: 1 }),
+    Some(ProofNumberSearch { after: 0, leaf: 10 }),
+    Some(ProofNumberSearch {
+        after: 50,
+        leaf: 10,
+    }),
+];
+
 #[test]
 fn solver_agrees_with_brute_force_on_every_board_up_to_4x5() {
-    let table = ProofTable::new(16);
-    let mut checked = 0;
-    for rows in 1..=5 {
-        for cols in 1..=5 {
-            if rows * cols > 20 {
-                continue;
-            }
-            for opening in Opening::ALL {
-                let pos = AnyPosition::start(Size::new(rows, cols).unwrap(), opening);
-                // Every node on small boards, the first plies on the larger ones.
-                let plies = if rows * cols <= 12 { 99 } else { 6 };
-                with_position!(pos, p => brute_force(&mut { p }, plies, &table, &mut checked));
+    for search in SEARCHES {
+        // A fresh table for each, so that no search leans on another's proofs.
+        let table = ProofTable::new(16);
+        let mut checked = 0;
+        for rows in 1..=5 {
+            for cols in 1..=5 {
+                if rows * cols > 20 {
+                    continue;
+                }
+                for opening in Opening::ALL {
+                    let pos = AnyPosition::start(Size::new(rows, cols).unwrap(), opening);
+                    // Every node on small boards, the first plies on the larger ones.
+                    let plies = if rows * cols <= 12 { 99 } else { 6 };
+                    with_position!(pos, p => brute_force(&mut { p }, plies, &table, search, &mut checked));
+                }
             }
         }
+        assert!(checked > 2_000, "{checked} with {search:?}");
     }
-    assert!(checked > 2_000, "{checked}");
 }
 
 /// A position after `plies` random moves on `size`, if the game lasts that long.
@@ -111,28 +141,30 @@ proptest! {
     }
 
     /// Solvers that start at other root moves, alone or two at once on one table (leaving
-    /// for last the moves the other is in, or not), prove the same result, and every winning
-    /// move they name wins.
+    /// for last the moves the other is in, or not; one of them by proof numbers, or not),
+    /// prove the same result, and every winning move they name wins.
     #[test]
     fn root_offsets_and_shared_threads_agree(seed in any::<u64>(), plies in 2usize..16, offset in 1usize..6) {
         let Some(pos) = random_position(Size::new(5, 6).unwrap(), seed, plies) else { return Ok(()) };
         let stop = AtomicBool::new(false);
-        let solve = |table: &ProofTable, offset: usize, in_progress: Option<&InProgress>| {
-            let solver = Solver::new(table, &stop, u64::MAX).with_root_offset(offset);
+        let numbers = Some(ProofNumberSearch { after: 0, leaf: 10 });
+        let solve = |table: &ProofTable, offset: usize, in_progress: Option<&InProgress>, search| {
+            let solver = solver(table, &stop, search).with_root_offset(offset);
             let mut solver = match in_progress {
                 Some(marks) => solver.with_in_progress(marks),
                 None => solver,
             };
             with_position!(pos, p => solver.solve(&p)).unwrap()
         };
-        let plain = solve(&ProofTable::new(4), 0, None);
-        let mut proofs = vec![solve(&ProofTable::new(4), offset, None)];
+        let plain = solve(&ProofTable::new(4), 0, None, None);
+        let mut proofs = vec![solve(&ProofTable::new(4), offset, None, None)];
         let marks = InProgress::default();
-        for in_progress in [None, Some(&marks)] {
+        // Two depth-first threads, alone and marking, then proof numbers beside depth-first.
+        for (in_progress, first) in [(None, None), (Some(&marks), None), (Some(&marks), numbers)] {
             let shared = ProofTable::new(4);
             let (a, b) = std::thread::scope(|s| {
-                let a = s.spawn(|| solve(&shared, 0, in_progress));
-                let b = s.spawn(|| solve(&shared, offset, in_progress));
+                let a = s.spawn(|| solve(&shared, 0, in_progress, first));
+                let b = s.spawn(|| solve(&shared, offset, in_progress, None));
                 (a.join().unwrap(), b.join().unwrap())
             });
             proofs.extend([a, b]);
@@ -179,6 +211,20 @@ const PUBLISHED_ROWS: &str = include_str!("data/solved_rows.txt");
 #[test]
 fn solver_agrees_with_the_previous_solver_on_every_5x6_and_6x6_row() {
     let stop = AtomicBool::new(false);
+    let searches = [
+        None,
+        Some(ProofNumberSearch {
+            after: 0,
+            leaf: 100,
+        }),
+        Some(ProofNumberSearch::default()),
+    ];
+    for search in searches {
+        rows_agree(&stop, search);
+    }
+}
+
+fn rows_agree(stop: &AtomicBool, search: Option<ProofNumberSearch>) {
     let table = ProofTable::new(64);
     let mut rows = 0;
     for line in PUBLISHED_ROWS.lines().filter(|l| !l.trim().is_empty()) {
@@ -193,14 +239,13 @@ fn solver_agrees_with_the_previous_solver_on_every_5x6_and_6x6_row() {
             game.play(size.parse_move(m).unwrap()).unwrap();
         }
         let pos = *game.position();
-        let proof =
-            with_position!(pos, p => Solver::new(&table, &stop, u64::MAX).solve(&p)).unwrap();
+        let proof = with_position!(pos, p => solver(&table, stop, search).solve(&p)).unwrap();
         let found = if proof.win {
             pos.turn()
         } else {
             pos.turn().opponent()
         };
-        assert_eq!(found.name(), winner, "{line}");
+        assert_eq!(found.name(), winner, "{line} with {search:?}");
         rows += 1;
     }
     assert_eq!(rows, 8 + 4 + 12 + 8, "every row of the four tables");

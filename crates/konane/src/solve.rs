@@ -12,7 +12,7 @@ use anyhow::{Context, Result, anyhow, bail};
 use indicatif::{ProgressBar, ProgressStyle};
 use konane_core::{AnyPosition, Color, Game, Move, Opening, Size};
 use konane_engine::symmetry::{canonical_key, map_between, unmap_move};
-use konane_engine::{InProgress, Proof, ProofTable, Solver, TreeProgress};
+use konane_engine::{InProgress, Proof, ProofNumberSearch, ProofTable, Solver, TreeProgress};
 
 /// One position to prove, and what was found.
 struct Job {
@@ -548,6 +548,12 @@ fn solve_jobs(
                         .with_root_offset(offset);
                     if threads > 1 {
                         solver = solver.with_in_progress(&in_progress);
+                    }
+                    // Each position's first thread turns to proof numbers once it finds the
+                    // position hard, the others stay depth-first: on the whole 6x7 table the
+                    // pair took a third less time than two depth-first threads (docs/solved.md).
+                    if offset == 0 {
+                        solver = solver.with_proof_numbers(ProofNumberSearch::default());
                     }
                     on_job.store(i + 1, Ordering::Relaxed);
                     let proof = konane_core::with_position!(&pos, p => solver.solve(p)).ok();
