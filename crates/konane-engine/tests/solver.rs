@@ -30,6 +30,11 @@ fn brute_force<B: Bits>(
     search: Option<ProofNumberSearch>,
     checked: &mut usize,
 ) -> bool {
+    // Solved before its children: after them, every child would be proven in the table
+    // and the solve would have nothing to search.
+    let stop = AtomicBool::new(false);
+    let proof =
+        (check_plies > 0).then(|| solver(table, &stop, search).solve(pos).expect("no limit"));
     let moves: Vec<Move> = pos.moves().collect();
     let mut child_wins = Vec::with_capacity(moves.len());
     for &m in &moves {
@@ -44,9 +49,7 @@ fn brute_force<B: Bits>(
         pos.unmake(m);
     }
     let wins = child_wins.iter().any(|&w| !w);
-    if check_plies > 0 {
-        let stop = AtomicBool::new(false);
-        let proof = solver(table, &stop, search).solve(pos).expect("no limit");
+    if let Some(proof) = proof {
         assert_eq!(proof.win, wins, "{}", pos.text());
         match proof.best {
             Some(best) => {
@@ -307,4 +310,59 @@ fn a_solver_that_learnt_its_move_order_still_agrees_with_minimax() {
         }
     }
     assert!(checked > 1000, "{checked}");
+}
+
+/// Cut short at every budget around its turns (from depth-first to proof numbers, and in
+/// each leaf's own solve), a solve either gives up or proves the truth with a move that wins.
+#[test]
+fn proof_numbers_cut_short_give_up_or_prove_the_truth() {
+    let stop = AtomicBool::new(false);
+    let search = ProofNumberSearch {
+        after: 50,
+        leaf: 10,
+    };
+    let (mut positions, mut unfinished, mut proven) = (0, 0, 0);
+    for seed in 0..12 {
+        let Some(pos) = random_position(Size::new(5, 6).unwrap(), seed, 4 + seed as usize % 6)
+        else {
+            continue;
+        };
+        let truth = with_position!(pos, p => minimax(&mut { p }));
+        // The nodes the whole solve takes, then budgets below and up to that.
+        let table = ProofTable::new(1);
+        let mut whole = Solver::new(&table, &stop, u64::MAX).with_proof_numbers(search);
+        with_position!(pos, p => whole.solve(&p)).unwrap();
+        let needs = whole.nodes();
+        positions += 1;
+        let budgets = (1..70).chain((70..needs).step_by(needs as usize / 50 + 1));
+        for limit in budgets.chain([needs]) {
+            let table = ProofTable::new(1);
+            let mut solver = Solver::new(&table, &stop, limit).with_proof_numbers(search);
+            let Ok(proof) = with_position!(pos, p => solver.solve(&p)) else {
+                unfinished += 1;
+                continue;
+            };
+            proven += 1;
+            assert_eq!(proof.win, truth, "{pos} within {limit} nodes");
+            if let Some(best) = proof.best {
+                let mut after = pos;
+                after.play(best).unwrap();
+                assert!(
+                    !with_position!(after, p => minimax(&mut { p })),
+                    "{} does not win in {pos} within {limit} nodes",
+                    pos.move_text(best)
+                );
+            } else {
+                assert!(
+                    !truth,
+                    "no winning move given in {pos} within {limit} nodes"
+                );
+            }
+        }
+    }
+    assert!(positions > 6, "{positions} positions");
+    assert!(
+        unfinished > 100 && proven >= positions,
+        "{unfinished} cut short, {proven} proven"
+    );
 }
