@@ -7,7 +7,8 @@
 //! knows as lost for the opponent wins at once, one into a position known as won for the
 //! opponent is never searched). Threads that solve one position together start at
 //! different root moves, leave for last the moves another thread is in ([`InProgress`]),
-//! and share their proofs through the table.
+//! and share their proofs through the table. A solver may turn to proof numbers once a
+//! position proves hard ([`Solver::with_proof_numbers`], `solve/proof_numbers.rs`).
 
 use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering};
 
