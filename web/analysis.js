@@ -246,7 +246,7 @@ export async function analysisScreen(app) {
     const proven = top.proven ?? solved?.result ?? null;
     show({ eval: early ? solved.result : top.eval, bestmove: early && solved.best ? solved.best : top.move, depth: String(a.depth), proven });
     barFill.style.height = early ? (proven === "win") === (turn === "black") ? "100%" : "0%" : `${blackShare(top.score, turn)}%`;
-    lines.replaceChildren(...a.lines.map((l) => h("li", { "data-line": "" }, h("b", { class: "line-eval" }, l.eval), " ", l.pv.flatMap((m, i) => [i ? " " : "", h("span", { class: "pv-move" }, m)]))));
+    lines.replaceChildren(...a.lines.map((l) => h("li", { "data-line": "", title: l.pv.join(" ") }, h("b", { class: "line-eval" }, l.eval), " ", l.pv.join(" "))));
     depth.textContent = t("analysis.depth", { depth: a.depth, nodes: (a.nodes / 1e6).toFixed(1) });
     const moves = top.proven ? Number(top.eval.split(" ")[1]) : null;
     if (proven) {
@@ -264,6 +264,7 @@ export async function analysisScreen(app) {
     const view = n.view;
     show({ eval: null, bestmove: null, proven: null, depth: null });
     lines.replaceChildren();
+    lines.hidden = Boolean(view.winner);
     depth.textContent = "";
     barFill.style.height = "50%";
     if (view.winner) {

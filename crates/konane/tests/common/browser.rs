@@ -258,8 +258,22 @@ pub async fn play_one(c: &Client) {
     wait_more_moves(c, before, "the move did not register").await;
 }
 
+/// Clicks the element `css` names. A click that lands on another element is tried again for
+/// a while, as a player would: a page that is still thinking may move a button between
+/// WebDriver's scroll and its click (CI saw that once); one that stays covered still fails.
 pub async fn click(c: &Client, css: &str) {
-    wait_for(c, css, 10).await.click().await.unwrap();
+    use fantoccini::error::{CmdError, ErrorStatus};
+    let deadline = Instant::now() + Duration::from_secs(3);
+    loop {
+        match wait_for(c, css, 10).await.click().await {
+            Err(CmdError::Standard(e))
+                if e.error == ErrorStatus::ElementClickIntercepted && Instant::now() < deadline =>
+            {
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+            result => return result.unwrap(),
+        }
+    }
 }
 
 pub async fn screenshot(c: &Client, name: &str) {
