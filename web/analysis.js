@@ -246,7 +246,10 @@ export async function analysisScreen(app) {
     const proven = top.proven ?? solved?.result ?? null;
     show({ eval: early ? solved.result : top.eval, bestmove: early && solved.best ? solved.best : top.move, depth: String(a.depth), proven });
     barFill.style.height = early ? (proven === "win") === (turn === "black") ? "100%" : "0%" : `${blackShare(top.score, turn)}%`;
-    lines.replaceChildren(...a.lines.map((l) => h("li", { "data-line": "", title: l.pv.join(" ") }, h("b", { class: "line-eval" }, l.eval), " ", l.pv.join(" "))));
+    lines.replaceChildren(...a.lines.map((l) => {
+      const pv = l.pv.join(" ");
+      return h("li", { "data-line": "", title: pv }, h("b", { class: "line-eval" }, l.eval), " ", pv);
+    }));
     depth.textContent = t("analysis.depth", { depth: a.depth, nodes: (a.nodes / 1e6).toFixed(1) });
     const moves = top.proven ? Number(top.eval.split(" ")[1]) : null;
     if (proven) {

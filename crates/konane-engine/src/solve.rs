@@ -483,6 +483,9 @@ pub struct ProofNumberSearch {
     pub after: u64,
     /// Nodes a new leaf gets to be proven depth-first.
     pub leaf: u64,
+    /// Size of the table of open positions' numbers, in KiB (32 entries each, 1 at least):
+    /// long searches need room for the open nodes they come back to.
+    pub table_kib: usize,
 }
 
 impl Default for ProofNumberSearch {
@@ -492,6 +495,7 @@ impl Default for ProofNumberSearch {
         ProofNumberSearch {
             after: 4_000_000,
             leaf: 100,
+            table_kib: 64 << 10,
         }
     }
 }

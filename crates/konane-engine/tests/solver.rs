@@ -68,15 +68,40 @@ fn brute_force<B: Bits>(
     wins
 }
 
+/// A numbers table of 64 MiB, or of 32 entries, where df-pn loses most of what it learnt
+/// and must search it again.
+const ROOMY: usize = 64 << 10;
+const CRAMPED: usize = 1;
+
 /// Depth-first alone, proof numbers from the root with leaves of one node (pure df-pn)
-/// and of ten, and the turn to proof numbers after a few nodes.
-const SEARCHES: [Option<ProofNumberSearch>; 4] = [
+/// and of ten, in a roomy table and a cramped one, and the turn to proof numbers after a
+/// few nodes.
+const SEARCHES: [Option<ProofNumberSearch>; 6] = [
     None,
-    Some(ProofNumberSearch { after: 0, leaf: 1 }),
-    Some(ProofNumberSearch { after: 0, leaf: 10 }),
+    Some(ProofNumberSearch {
+        after: 0,
+        leaf: 1,
+        table_kib: ROOMY,
+    }),
+    Some(ProofNumberSearch {
+        after: 0,
+        leaf: 1,
+        table_kib: CRAMPED,
+    }),
+    Some(ProofNumberSearch {
+        after: 0,
+        leaf: 10,
+        table_kib: ROOMY,
+    }),
+    Some(ProofNumberSearch {
+        after: 0,
+        leaf: 10,
+        table_kib: CRAMPED,
+    }),
     Some(ProofNumberSearch {
         after: 50,
         leaf: 10,
+        table_kib: ROOMY,
     }),
 ];
 
@@ -150,7 +175,7 @@ proptest! {
     fn root_offsets_and_shared_threads_agree(seed in any::<u64>(), plies in 2usize..16, offset in 1usize..6) {
         let Some(pos) = random_position(Size::new(5, 6).unwrap(), seed, plies) else { return Ok(()) };
         let stop = AtomicBool::new(false);
-        let numbers = Some(ProofNumberSearch { after: 0, leaf: 10 });
+        let numbers = Some(ProofNumberSearch { after: 0, leaf: 10, table_kib: CRAMPED });
         let solve = |table: &ProofTable, offset: usize, in_progress: Option<&InProgress>, search| {
             let solver = solver(table, &stop, search).with_root_offset(offset);
             let mut solver = match in_progress {
@@ -219,6 +244,7 @@ fn solver_agrees_with_the_previous_solver_on_every_5x6_and_6x6_row() {
         Some(ProofNumberSearch {
             after: 0,
             leaf: 100,
+            ..ProofNumberSearch::default()
         }),
         Some(ProofNumberSearch::default()),
     ];
@@ -320,6 +346,7 @@ fn proof_numbers_cut_short_give_up_or_prove_the_truth() {
     let search = ProofNumberSearch {
         after: 50,
         leaf: 10,
+        table_kib: CRAMPED,
     };
     let (mut positions, mut unfinished, mut proven) = (0, 0, 0);
     for seed in 0..12 {

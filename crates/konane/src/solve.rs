@@ -332,7 +332,8 @@ fn recheck_jobs(
     if let Some(c) = checkpoint {
         c.load(&table, "re-check: ", "proofs of earlier re-checks")?;
     }
-    solve_jobs(&mut lost, threads, &table, None, checkpoint)?;
+    let search = proof_numbers(table_mb, threads);
+    solve_jobs(&mut lost, threads, &table, search, None, checkpoint)?;
     if let Some(c) = checkpoint {
         c.save(&table)?;
     }
@@ -504,13 +505,27 @@ impl Schedule {
     }
 }
 
-/// Solves every job not yet done on `threads` threads sharing `table`, appending each result
-/// to `log` and saving `checkpoint` now and then (the caller saves the last one); the bar
-/// shows the speed and the table's fill.
+/// How each position's first thread turns to proof numbers, for a proof table of
+/// `table_mb` MiB: the numbers tables of all the threads take an eighth as much again, as
+/// a long df-pn search comes back to more open nodes than a small table keeps (at least
+/// the default's 64 MiB each).
+fn proof_numbers(table_mb: usize, threads: usize) -> ProofNumberSearch {
+    let default = ProofNumberSearch::default();
+    ProofNumberSearch {
+        table_kib: ((table_mb << 7) / threads.max(1)).max(default.table_kib),
+        ..default
+    }
+}
+
+/// Solves every job not yet done on `threads` threads sharing `table`, each position's first
+/// thread turning to proof numbers as `search` says, appending each result to `log` and
+/// saving `checkpoint` now and then (the caller saves the last one); the bar shows the speed
+/// and the table's fill.
 fn solve_jobs(
     jobs: &mut Vec<Job>,
     threads: usize,
     table: &ProofTable,
+    search: ProofNumberSearch,
     log: Option<&ResumeLog>,
     checkpoint: Option<&Checkpoint>,
 ) -> Result<()> {
@@ -553,7 +568,7 @@ fn solve_jobs(
                     // position hard, the others stay depth-first: on the whole 6x7 table the
                     // pair took a third less time than two depth-first threads (docs/solved.md).
                     if offset == 0 {
-                        solver = solver.with_proof_numbers(ProofNumberSearch::default());
+                        solver = solver.with_proof_numbers(search);
                     }
                     on_job.store(i + 1, Ordering::Relaxed);
                     let proof = konane_core::with_position!(&pos, p => solver.solve(p)).ok();
@@ -714,6 +729,7 @@ pub fn run(start: &AnyPosition, threads: usize, table_mb: usize, files: &RunFile
         &mut plan.jobs,
         threads,
         &table,
+        proof_numbers(table_mb, threads),
         log.as_ref(),
         checkpoint.as_ref(),
     )?;
@@ -793,7 +809,8 @@ pub fn bench(sizes: &[Size], threads: usize, table_mb: usize) -> Result<()> {
             let mut plan = Plan::of(&start)?;
             let table = ProofTable::new(table_mb);
             let began = Instant::now();
-            solve_jobs(&mut plan.jobs, threads, &table, None, None)?;
+            let search = proof_numbers(table_mb, threads);
+            solve_jobs(&mut plan.jobs, threads, &table, search, None, None)?;
             let secs = began.elapsed().as_secs_f64();
             let nodes = plan.nodes();
             all_nodes += nodes;
