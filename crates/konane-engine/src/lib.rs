@@ -283,7 +283,8 @@ impl Engine {
         }
     }
 
-    /// Proves who wins `pos` within `node_limit` nodes (or until `stop` rises), on one thread.
+    /// Proves who wins `pos` within `node_limit` nodes (or until `stop` rises), on one thread:
+    /// depth-first, and by proof numbers once it has proven hard (as `konane solve` does).
     pub fn solve(
         &self,
         pos: &AnyPosition,
@@ -291,7 +292,13 @@ impl Engine {
         stop: &AtomicBool,
     ) -> (Result<Proof, Unfinished>, u64) {
         self.open_book(pos.size());
-        let mut solver = Solver::new(&self.proofs, stop, node_limit);
+        // An eighth of the proof table's memory, as in `konane solve`; allocated only when
+        // a solve turns, which a game's short solves never do.
+        let search = ProofNumberSearch {
+            table_kib: (self.config.proof_mb << 7).max(1),
+            ..ProofNumberSearch::default()
+        };
+        let mut solver = Solver::new(&self.proofs, stop, node_limit).with_proof_numbers(search);
         let proof = with_position!(pos, p => solver.solve(p));
         (proof, solver.nodes())
     }

@@ -4,7 +4,8 @@ use std::sync::atomic::AtomicBool;
 
 use konane_core::{AnyPosition, Bits, Game, Move, Opening, Position, Size, with_position};
 use konane_engine::{
-    Engine, EngineConfig, Frozen, InProgress, Limits, ProofNumberSearch, ProofTable, Solver, score,
+    Engine, EngineConfig, Frozen, InProgress, Limits, ProofNumberSearch, ProofTable, Solver,
+    TreeProgress, score,
 };
 use proptest::prelude::*;
 
@@ -392,4 +393,64 @@ fn proof_numbers_cut_short_give_up_or_prove_the_truth() {
         unfinished > 100 && proven >= positions,
         "{unfinished} cut short, {proven} proven"
     );
+}
+
+/// While proof numbers refute the moves of a lost position, the progress display shows a
+/// share done between none and all at every cut, rising as the solve goes (the root's
+/// refuted moves alone stay at none until the first of them is refuted).
+#[test]
+fn proof_numbers_show_how_far_a_lost_position_has_got() {
+    let stop = AtomicBool::new(false);
+    let search = ProofNumberSearch {
+        after: 0,
+        leaf: 10,
+        table_kib: ROOMY,
+    };
+    let size = Size::new(5, 6).unwrap();
+    let mut game = Game::new(size, Opening::CenterOrCorner);
+    for m in ["a5", "b5"] {
+        game.play(size.parse_move(m).unwrap()).unwrap();
+    }
+    let pos = *game.position();
+    let table = ProofTable::new(16);
+    let mut whole = Solver::new(&table, &stop, u64::MAX).with_proof_numbers(search);
+    assert!(!with_position!(pos, p => whole.solve(&p)).unwrap().win);
+    let needs = whole.nodes();
+    let shares: Vec<f64> = (1..10)
+        .map(|tenth| {
+            let (table, tree) = (ProofTable::new(16), TreeProgress::default());
+            let mut solver = Solver::new(&table, &stop, needs * tenth / 10)
+                .with_proof_numbers(search)
+                .with_tree_progress(&tree);
+            assert!(with_position!(pos, p => solver.solve(&p)).is_err());
+            tree.share()
+        })
+        .collect();
+    assert!(shares.iter().all(|&s| s > 0.0 && s < 1.0), "{shares:?}");
+    assert!(shares[8] > shares[0], "{shares:?}");
+}
+
+/// `Engine::solve` turns to proof numbers as `konane solve` does: 6x7's d3-d4 row, which
+/// the depth-first search alone does not prove within 16 M nodes (it needs 22 M), the
+/// engine proves within them.
+#[test]
+fn the_engines_long_solves_turn_to_proof_numbers() {
+    let pos = AnyPosition::parse(
+        "bwbwbwb/wbwbwbw/bwb.bwb/wbw.wbw/bwbwbwb/wbwbwbw b",
+        Opening::CenterOrCorner,
+    )
+    .unwrap();
+    let stop = AtomicBool::new(false);
+    let budget = 16_000_000;
+    let table = ProofTable::new(256);
+    let alone = with_position!(pos, p => Solver::new(&table, &stop, budget).solve(&p));
+    assert!(alone.is_err(), "depth-first alone proved it");
+    let engine = Engine::new(EngineConfig {
+        proof_mb: 256,
+        ..EngineConfig::default()
+    });
+    let (proof, nodes) = engine.solve(&pos, budget, &stop);
+    let proof = proof.expect("the engine proves it within the budget");
+    assert!(!proof.win, "lost for Black (docs/solved.md)");
+    assert!(nodes > ProofNumberSearch::default().after, "{nodes} nodes");
 }

@@ -16,7 +16,7 @@ use std::sync::atomic::Ordering;
 
 use konane_core::{Bits, Move, Position};
 
-use super::{BoardKey, ProofNumberSearch, Slot, Solver, Unfinished};
+use super::{BoardKey, ProofNumberSearch, Slot, Solver, TREE_PLIES, Unfinished};
 
 /// Proof and disproof numbers at or above this are infinite: the node is settled.
 const INF: u64 = u32::MAX as u64;
@@ -204,11 +204,18 @@ impl Solver<'_> {
                 return Ok(self.settle(slot, ply, None, work));
             }
             let delta = sum.min(INF - 1);
-            if ply == 0
+            if ply < TREE_PLIES
                 && let Some(tree) = self.tree
             {
-                let settled = children.iter().filter(|c| c.phi == 0).count();
-                tree.enter(0, settled, children.len());
+                // A node that looks lost is done when every move is refuted: its refuted
+                // moves are its share done. One that looks won needs one move proven, and
+                // has done as much as the move searched now.
+                if phi < delta {
+                    tree.enter(ply, 0, 1);
+                } else {
+                    let refuted = children.iter().filter(|c| c.phi == 0).count();
+                    tree.enter(ply, refuted, children.len());
+                }
             }
             if phi >= max_phi || delta >= max_delta {
                 if let Some(n) = self.numbers.as_mut() {
