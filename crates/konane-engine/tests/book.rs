@@ -149,6 +149,18 @@ fn with_the_book_white_plays_every_move_of_6x8_center_as_a_proven_win() {
 }
 
 #[test]
+fn with_the_book_white_plays_every_move_after_6x8_corner_removals_as_a_proven_win() {
+    let start = AnyPosition::start("6x8".parse().unwrap(), Opening::CenterOrCorner);
+    // The book was solved after a6 b6; h1 g1 is its image under a half turn. The centre
+    // removals are the center rule's (above).
+    for corner in ["a6", "h1"] {
+        let mut pos = start;
+        pos.play_text(corner).unwrap();
+        play_out_on_the_book(pos, Color::White);
+    }
+}
+
+#[test]
 fn without_the_book_the_same_budget_proves_nothing_on_7x7() {
     let size: Size = "7x7".parse().unwrap();
     let mut pos = AnyPosition::start(size, Opening::Center);
@@ -160,10 +172,12 @@ fn without_the_book_the_same_budget_proves_nothing_on_7x7() {
 
 #[test]
 fn without_the_book_the_same_budget_proves_nothing_on_6x8() {
-    let mut pos = AnyPosition::start("6x8".parse().unwrap(), Opening::Center);
-    pos.play_text("e4").unwrap();
-    let r = engine().think(&pos, limits(400_000), true, &Frozen, &mut |_| {});
-    assert!(!r.proof);
+    for (opening, removal) in [(Opening::Center, "e4"), (Opening::CenterOrCorner, "a6")] {
+        let mut pos = AnyPosition::start("6x8".parse().unwrap(), opening);
+        pos.play_text(removal).unwrap();
+        let r = engine().think(&pos, limits(400_000), true, &Frozen, &mut |_| {});
+        assert!(!r.proof, "{removal}");
+    }
 }
 
 #[test]

@@ -192,9 +192,18 @@ fn label(args: &LabelArgs) -> Result<()> {
             continue;
         }
         tried += 1;
-        bar.set_message(format!(
+        let status = format!(
             "{tried} tried, {too_hard} too hard, {lost} lost, {no_choice} without a losing move"
-        ));
+        );
+        // A run into a log has no bar: a line a position instead (each takes a while).
+        if bar.is_hidden() {
+            eprintln!(
+                "{:.0} s: {}/{count} positions, {status}",
+                bar.elapsed().as_secs_f64(),
+                seen.len()
+            );
+        }
+        bar.set_message(status);
         match engine.solve(&pos, nodes, &stop).0 {
             Err(_) => too_hard += 1,
             Ok(p) if !p.win => lost += 1,
