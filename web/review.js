@@ -90,14 +90,16 @@ export function graph(result, views) {
   const hgt = 160;
   const x = (i) => (values.length < 2 ? 0 : (i / (values.length - 1)) * w);
   const y = (v) => hgt / 2 - (v / RANGE) * (hgt / 2 - 6);
-  const svg = el("svg", { viewBox: `0 0 ${w} ${hgt}`, class: "review-graph", role: "img", "aria-label": t("review.graph"), "data-graph": values.map(Math.round).join(",") });
+  // Stretched to the card's width; strokes keep their width, and dots are round line caps.
+  const svg = el("svg", { viewBox: `0 0 ${w} ${hgt}`, preserveAspectRatio: "none", class: "review-graph", role: "img", "aria-label": t("review.graph"), "data-graph": values.map(Math.round).join(",") });
   el("rect", { x: 0, y: 0, width: w, height: hgt / 2, class: "graph-black-half" }, svg);
   el("line", { x1: 0, y1: hgt / 2, x2: w, y2: hgt / 2, class: "graph-axis" }, svg);
   const points = values.map((v, i) => `${x(i)},${y(v)}`).join(" ");
   el("polygon", { points: `0,${hgt / 2} ${points} ${w},${hgt / 2}`, class: "graph-area" }, svg);
   el("polyline", { points, class: "graph-line" }, svg);
   result.judged.forEach((j, i) => {
-    if (j.judgement) el("circle", { cx: x(i + 1), cy: y(values[i + 1]), r: 5, class: `graph-${j.judgement}` }, svg);
+    const [cx, cy] = [x(i + 1), y(values[i + 1])];
+    if (j.judgement) el("line", { x1: cx, y1: cy, x2: cx, y2: cy, class: `graph-dot graph-${j.judgement}` }, svg);
   });
   return svg;
 }

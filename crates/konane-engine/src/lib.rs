@@ -292,12 +292,8 @@ impl Engine {
         stop: &AtomicBool,
     ) -> (Result<Proof, Unfinished>, u64) {
         self.open_book(pos.size());
-        // An eighth of the proof table's memory, as in `konane solve`; allocated only when
-        // a solve turns, which a game's short solves never do.
-        let search = ProofNumberSearch {
-            table_kib: (self.config.proof_mb << 7).max(1),
-            ..ProofNumberSearch::default()
-        };
+        // A game's short solves never turn, so never allocate the numbers table.
+        let search = ProofNumberSearch::beside(self.config.proof_mb, 1);
         let mut solver = Solver::new(&self.proofs, stop, node_limit).with_proof_numbers(search);
         let proof = with_position!(pos, p => solver.solve(p));
         (proof, solver.nodes())

@@ -500,6 +500,19 @@ impl Default for ProofNumberSearch {
     }
 }
 
+impl ProofNumberSearch {
+    /// The default budgets beside a proof table of `proof_mb` MiB that `threads` solvers
+    /// share: their numbers tables take an eighth as much again between them, as a long
+    /// df-pn search comes back to more open nodes than a small table keeps, and a table
+    /// is only allocated when a solve turns.
+    pub fn beside(proof_mb: usize, threads: usize) -> Self {
+        ProofNumberSearch {
+            table_kib: ((proof_mb << 7) / threads.max(1)).max(1),
+            ..ProofNumberSearch::default()
+        }
+    }
+}
+
 /// A solve that stopped before its budget ran out with a proof.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct Unfinished;

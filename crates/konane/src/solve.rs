@@ -332,7 +332,7 @@ fn recheck_jobs(
     if let Some(c) = checkpoint {
         c.load(&table, "re-check: ", "proofs of earlier re-checks")?;
     }
-    let search = proof_numbers(table_mb, threads);
+    let search = ProofNumberSearch::beside(table_mb, threads);
     solve_jobs(&mut lost, threads, &table, search, None, checkpoint)?;
     if let Some(c) = checkpoint {
         c.save(&table)?;
@@ -502,18 +502,6 @@ impl Schedule {
         self.solved[i] = true;
         self.threads[i] -= 1;
         self.threads[i] == 0
-    }
-}
-
-/// How each position's first thread turns to proof numbers, for a proof table of
-/// `table_mb` MiB: the numbers tables of all the threads take an eighth as much again, as
-/// a long df-pn search comes back to more open nodes than a small table keeps (at least
-/// the default's 64 MiB each).
-fn proof_numbers(table_mb: usize, threads: usize) -> ProofNumberSearch {
-    let default = ProofNumberSearch::default();
-    ProofNumberSearch {
-        table_kib: ((table_mb << 7) / threads.max(1)).max(default.table_kib),
-        ..default
     }
 }
 
@@ -729,7 +717,7 @@ pub fn run(start: &AnyPosition, threads: usize, table_mb: usize, files: &RunFile
         &mut plan.jobs,
         threads,
         &table,
-        proof_numbers(table_mb, threads),
+        ProofNumberSearch::beside(table_mb, threads),
         log.as_ref(),
         checkpoint.as_ref(),
     )?;
@@ -809,7 +797,7 @@ pub fn bench(sizes: &[Size], threads: usize, table_mb: usize) -> Result<()> {
             let mut plan = Plan::of(&start)?;
             let table = ProofTable::new(table_mb);
             let began = Instant::now();
-            let search = proof_numbers(table_mb, threads);
+            let search = ProofNumberSearch::beside(table_mb, threads);
             solve_jobs(&mut plan.jobs, threads, &table, search, None, None)?;
             let secs = began.elapsed().as_secs_f64();
             let nodes = plan.nodes();
