@@ -246,9 +246,18 @@ export async function analysisScreen(app) {
     const proven = top.proven ?? solved?.result ?? null;
     show({ eval: early ? solved.result : top.eval, bestmove: early && solved.best ? solved.best : top.move, depth: String(a.depth), proven });
     barFill.style.height = early ? (proven === "win") === (turn === "black") ? "100%" : "0%" : `${blackShare(top.score, turn)}%`;
+    // A line the solver has proven (its first move wins, or every move loses) says so,
+    // not the search's guess.
+    const lineEval = (l) => {
+      const [word, n] = l.eval.split(" ");
+      if (n) return t(`analysis.line-${word}`, { n });
+      if (early && solved.result === "loss") return t("analysis.line-lost");
+      if (early && l.pv[0] === solved.best) return t("analysis.line-won");
+      return l.eval;
+    };
     lines.replaceChildren(...a.lines.map((l) => {
       const pv = l.pv.join(" ");
-      return h("li", { "data-line": "", title: pv }, h("b", { class: "line-eval" }, l.eval), " ", pv);
+      return h("li", { "data-line": "", title: pv }, h("b", { class: "line-eval" }, lineEval(l)), " ", pv);
     }));
     depth.textContent = t("analysis.depth", { depth: a.depth, nodes: (a.nodes / 1e6).toFixed(1) });
     const moves = top.proven ? Number(top.eval.split(" ")[1]) : null;

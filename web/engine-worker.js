@@ -1,6 +1,7 @@
 // The engine's Web Worker: runs engine.wasm (crates/konane-wasm) one request at a time, so
 // the page never waits on a search. Messages in: {module} once (a compiled
-// WebAssembly.Module), then {id, request}. Messages out: {id, iteration} for each completed
+// WebAssembly.Module), then {id, request} or {learn} (a board's book, an ArrayBuffer, learned
+// before the requests after it). Messages out: {id, iteration} for each completed
 // search iteration, then {id, answer} or {id, error: {code, message}}.
 
 const encoder = new TextEncoder();
@@ -29,6 +30,14 @@ function call(request) {
   return JSON.parse(read(instance.exports.konane_output(), len));
 }
 
+// A book that cannot be read is left out: the engine searches without it.
+function learn(bytes) {
+  const data = new Uint8Array(bytes);
+  const ptr = instance.exports.konane_input(data.length);
+  new Uint8Array(instance.exports.memory.buffer, ptr, data.length).set(data);
+  instance.exports.konane_learn();
+}
+
 function answer({ id, request }) {
   current = id;
   try {
@@ -43,6 +52,10 @@ function answer({ id, request }) {
 onmessage = (e) => {
   if (e.data.module) {
     ready = WebAssembly.instantiate(e.data.module, imports).then((i) => { instance = i; });
+    return;
+  }
+  if (e.data.learn) {
+    ready.then(() => learn(e.data.learn), () => {});
     return;
   }
   ready.then(() => answer(e.data), (err) => postMessage({ id: e.data.id, error: { code: "crashed", message: String(err) }, fatal: true }));

@@ -3,6 +3,26 @@
 // search in WebAssembly cannot be interrupted), and the next request starts a fresh one.
 
 let compiled = null;
+let bookIndex = null;
+const bookFetches = new Map();
+
+// What `konane solve` proved on a board (GET /api/books/{size}): fetched once a page, for
+// the boards the server lists, and learned by every worker. Offline there is none.
+function bookOf(size) {
+  bookIndex ??= fetch("/api/books").then((r) => (r.ok ? r.json() : { boards: [] })).catch(() => ({ boards: [] }));
+  if (!bookFetches.has(size)) {
+    bookFetches.set(size, bookIndex.then(({ boards }) => (boards.includes(size)
+      ? fetch(`/api/books/${size}`).then((r) => (r.ok ? r.arrayBuffer() : null))
+      : null)).catch(() => null));
+  }
+  return bookFetches.get(size);
+}
+
+// "6x8" for a position text's board.
+function boardOf(position) {
+  const rows = String(position).split(" ")[0].split("/");
+  return `${rows.length}x${rows[0].length}`;
+}
 
 // Compiled once per page; every worker gets the same module.
 function module() {
@@ -25,6 +45,7 @@ export class Engine {
     this.ready = null;
     this.pending = new Map();
     this.next = 1;
+    this.learning = new Map();
   }
 
   // Requests sent at once must all wait for the module: a request the worker gets first is
@@ -33,6 +54,7 @@ export class Engine {
     if (this.worker) return this.ready;
     const worker = new Worker("/engine-worker.js");
     this.worker = worker;
+    this.learning = new Map();
     worker.onmessage = (e) => this.receive(e.data);
     worker.onerror = (e) => this.fail({ code: "crashed", message: e.message });
     this.ready = module().then((compiled) => {
@@ -63,9 +85,26 @@ export class Engine {
     for (const p of all) p.reject(new EngineError(error));
   }
 
+  // The worker learns the board's book before its first search there; a message sent
+  // before the request's is handled before it.
+  learn(worker, position) {
+    const size = boardOf(position);
+    if (!this.learning.has(size)) {
+      this.learning.set(size, bookOf(size).then((bytes) => {
+        if (bytes && this.worker === worker) worker.postMessage({ learn: bytes });
+      }));
+    }
+    return this.learning.get(size);
+  }
+
   /** Sends one request (see `Request` in crates/konane-wasm); resolves with its answer. */
   async request(request, onIteration) {
     const worker = await this.start();
+    if (request.op !== "position" && request.position) {
+      await this.learn(worker, request.position);
+      // Stopped while the book came: the request goes with what it would have run on.
+      if (this.worker !== worker) throw new EngineError({ code: "stopped" });
+    }
     const id = this.next++;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject, onIteration });

@@ -2,6 +2,8 @@
 //! boards in `docs/solved/` (the expensive proofs of each run and the openings' results),
 //! so that an engine that learns them plays those boards perfectly from the first move.
 
+use crate::solve::{CheckpointError, ProofTable};
+
 /// One solved board's checkpoint.
 pub struct Book {
     /// The board and opening rule the run solved.
@@ -53,3 +55,19 @@ pub const SOLVED: &[Book] = &[
         )),
     },
 ];
+
+/// The built-in books of the board of `rows` x `cols` as one checkpoint of their
+/// `max_entries` most worked proofs at most (see [`ProofTable::thin`]): what a browser's
+/// engine, with its small table and download, learns. `None` when no book has that board.
+pub fn of_board(
+    rows: usize,
+    cols: usize,
+    max_entries: usize,
+) -> Option<Result<Vec<u8>, CheckpointError>> {
+    let books: Vec<&[u8]> = SOLVED
+        .iter()
+        .filter(|b| (b.rows, b.cols) == (rows, cols))
+        .map(|b| b.proofs)
+        .collect();
+    (!books.is_empty()).then(|| ProofTable::thin(&books, max_entries))
+}

@@ -107,6 +107,12 @@ struct Books {
     pending: Vec<&'static book::Book>,
 }
 
+/// `m`, played in the image that `map` led to (see [`Engine::oriented`]), on the position
+/// itself.
+fn back_from(map: Option<&[usize]>, m: Move) -> Move {
+    map.map_or(m, |map| symmetry::unmap_move(map, m))
+}
+
 impl Engine {
     /// An engine with empty tables.
     pub fn new(config: EngineConfig) -> Engine {
@@ -162,7 +168,7 @@ impl Engine {
         let mut solver_nodes = 0;
         if let (true, Some(budget)) = (use_solver, solver_budget) {
             let (image, map) = self.oriented(pos);
-            let back = |m: Move| map.as_deref().map_or(m, |map| symmetry::unmap_move(map, m));
+            let back = |m: Move| back_from(map.as_deref(), m);
             let mut solver = Solver::new(&self.proofs, &stop, budget);
             let proof = solver.solve(&image);
             solver_nodes = solver.nodes();
@@ -230,9 +236,9 @@ impl Engine {
 
     /// Puts proofs from a checkpoint of `konane solve` (see [`ProofTable::checkpoint`]) into
     /// this engine's table; returns how many fitted.
-    pub fn learn(&mut self, checkpoint: &[u8]) -> Result<usize, solve::CheckpointError> {
+    pub fn learn(&self, checkpoint: &[u8]) -> Result<usize, solve::CheckpointError> {
         let n = self.proofs.load(checkpoint)?;
-        let books = self.books.get_mut().unwrap_or_else(PoisonError::into_inner);
+        let mut books = self.books.lock().unwrap_or_else(PoisonError::into_inner);
         for size in ProofTable::boards_in(checkpoint) {
             if n > 0 && !books.booked.contains(&size) {
                 books.booked.push(size);
@@ -284,7 +290,8 @@ impl Engine {
     }
 
     /// Proves who wins `pos` within `node_limit` nodes (or until `stop` rises), on one thread:
-    /// depth-first, and by proof numbers once it has proven hard (as `konane solve` does).
+    /// depth-first, and by proof numbers once it has proven hard (as `konane solve` does),
+    /// in the image of `pos` that the proofs know best (as [`Engine::think`]).
     pub fn solve(
         &self,
         pos: &AnyPosition,
@@ -295,7 +302,13 @@ impl Engine {
         // A game's short solves never turn, so never allocate the numbers table.
         let search = ProofNumberSearch::beside(self.config.proof_mb, 1);
         let mut solver = Solver::new(&self.proofs, stop, node_limit).with_proof_numbers(search);
-        let proof = with_position!(pos, p => solver.solve(p));
+        let proof = with_position!(pos, p => {
+            let (image, map) = self.oriented(p);
+            solver.solve(&image).map(|proof| Proof {
+                best: proof.best.map(|m| back_from(map.as_deref(), m)),
+                ..proof
+            })
+        });
         (proof, solver.nodes())
     }
 

@@ -281,6 +281,13 @@ impl std::error::Error for CheckpointError {}
 
 const CHECKPOINT_MAGIC: &[u8; 8] = b"KNPROOF1";
 
+/// The little-endian word at byte `at` of a checkpoint's 16-byte entry.
+fn entry_word(entry: &[u8], at: usize) -> u64 {
+    let mut b = [0; 8];
+    b.copy_from_slice(&entry[at..at + 8]);
+    u64::from_le_bytes(b)
+}
+
 impl ProofTable {
     /// The exactly keyed proofs that took at least `2^(min_work - 1)` nodes, as bytes that
     /// [`ProofTable::load`] puts back into a table of any size: a header, then per entry
@@ -315,12 +322,10 @@ impl ProofTable {
         }
         let mut loaded = 0;
         for entry in body.chunks_exact(16) {
-            let word = |at: usize| {
-                let mut b = [0; 8];
-                b.copy_from_slice(&entry[at..at + 8]);
-                u64::from_le_bytes(b)
-            };
-            let (mixed, rest) = (word(0), word(8) & ((1 << QUOTIENT_SHIFT) - 1));
+            let (mixed, rest) = (
+                entry_word(entry, 0),
+                entry_word(entry, 8) & ((1 << QUOTIENT_SHIFT) - 1),
+            );
             let quotient = mixed >> self.bucket_bits;
             let size = (rest >> SIZE_SHIFT) & 0xff;
             let squares = ((size >> 4) + 1) as u32 * ((size & 15) + 1) as u32;
@@ -355,6 +360,40 @@ impl ProofTable {
             loaded += 1;
         }
         Ok(loaded)
+    }
+
+    /// The most worked proofs of `checkpoints`, at most `max_entries` of them, as one
+    /// checkpoint: every proof of the most worked levels of work that fit whole. A small
+    /// table that holds the tops of the proof trees proves what lies below them quickly.
+    pub fn thin(checkpoints: &[&[u8]], max_entries: usize) -> Result<Vec<u8>, CheckpointError> {
+        let mut bodies = Vec::with_capacity(checkpoints.len());
+        for bytes in checkpoints {
+            let body = bytes
+                .strip_prefix(CHECKPOINT_MAGIC.as_slice())
+                .ok_or(CheckpointError::NotACheckpoint)?;
+            if body.len() % 16 != 0 {
+                return Err(CheckpointError::Truncated);
+            }
+            bodies.push(body);
+        }
+        let work = |entry: &[u8]| ((entry_word(entry, 8) >> WORK_SHIFT) & WORK_MAX) as usize;
+        let mut at_work = [0usize; WORK_MAX as usize + 1];
+        for entry in bodies.iter().flat_map(|b| b.chunks_exact(16)) {
+            at_work[work(entry)] += 1;
+        }
+        let mut least = at_work.len();
+        let mut kept = 0;
+        while least > 0 && kept + at_work[least - 1] <= max_entries {
+            least -= 1;
+            kept += at_work[least];
+        }
+        let mut out = CHECKPOINT_MAGIC.to_vec();
+        for entry in bodies.iter().flat_map(|b| b.chunks_exact(16)) {
+            if work(entry) >= least {
+                out.extend_from_slice(entry);
+            }
+        }
+        Ok(out)
     }
 
     /// The boards a checkpoint holds proofs of, each once.

@@ -209,7 +209,7 @@ fn a_proof_found_in_one_orientation_is_played_in_every_other() {
             let image = AnyPosition::Small(image);
             // Learns the proofs of `pos` alone, then is asked about its image with a budget
             // far too small to prove anything afresh.
-            let mut learner = engine();
+            let learner = engine();
             learner.learn(&teacher.proofs().checkpoint(1)).unwrap();
             let r = learner.think(&image, limits(40), true, &Frozen, &mut |_| {});
             assert_eq!(r.proof, proof.win, "{image}");
@@ -231,4 +231,25 @@ fn a_proof_found_in_one_orientation_is_played_in_every_other() {
         );
     }
     assert!(wins_seen > 0);
+}
+
+/// `Engine::solve` (the analysis board's) finds a book's proof in every orientation too:
+/// after either of Black's centre removals on 6x8 (e4, and d3, its image under a half turn)
+/// it names White's winning reply (d4, and its image e3) within a budget that proves
+/// nothing without the book.
+#[test]
+fn the_engines_solve_finds_the_book_in_every_orientation() {
+    let stop = AtomicBool::new(false);
+    let mut booked = engine();
+    booked.learn_solved();
+    for (removal, reply) in [("e4", "d4"), ("d3", "e3")] {
+        let mut pos = AnyPosition::start("6x8".parse().unwrap(), Opening::Center);
+        pos.play_text(removal).unwrap();
+        let (proof, _) = booked.solve(&pos, 20_000, &stop);
+        let proof = proof.unwrap_or_else(|_| panic!("{removal}: no proof with the book"));
+        assert!(proof.win, "{removal}");
+        assert_eq!(proof.best.map(|m| pos.move_text(m)), Some(reply.into()));
+        let (without, _) = engine().solve(&pos, 20_000, &stop);
+        assert!(without.is_err(), "{removal}: proven without the book");
+    }
 }

@@ -186,3 +186,43 @@ fn a_checkpoint_that_tagged_jumping_positions_with_their_rule_loads_for_both() {
     assert_eq!(fresh.probe(&either), Some(won));
     assert_eq!(fresh.probe(&center), Some(won));
 }
+
+/// Thinning keeps the most worked proofs whole level by level: what a checkpoint of the
+/// same table keeps from the least work that fits, byte for byte, for every budget; two
+/// checkpoints merge; anything but checkpoints is refused.
+#[test]
+fn a_thinned_checkpoint_is_the_most_worked_proofs_that_fit() {
+    use konane_engine::solve::CheckpointError;
+    let table = ProofTable::new(16);
+    let stop = AtomicBool::new(false);
+    let mut pos = AnyPosition::start(Size::new(6, 6).unwrap(), Opening::CenterOrCorner);
+    pos.play_text("c4").unwrap();
+    with_position!(pos, p => Solver::new(&table, &stop, u64::MAX).solve(&p)).unwrap();
+    let entries = |c: &[u8]| (c.len() - 8) / 16;
+    let full = table.checkpoint(1);
+    let total = entries(&full);
+    assert!(total > 1000, "{total} proofs");
+    let mut levels_seen = 0;
+    for budget in [0, 1, 10, 100, 1000, total / 2, total - 1, total, total + 5] {
+        let thin = ProofTable::thin(&[&full], budget).unwrap();
+        let expected = (1..=32)
+            .map(|w| table.checkpoint(w))
+            .find(|c| entries(c) <= budget)
+            .unwrap();
+        assert_eq!(thin, expected, "{budget}");
+        assert!(entries(&thin) <= budget);
+        levels_seen += usize::from(entries(&thin) > 0 && entries(&thin) < total);
+    }
+    assert!(levels_seen >= 3, "the budgets cut between levels of work");
+    let small = ProofTable::thin(&[&full], 100).unwrap();
+    let both = ProofTable::thin(&[&full, &small], usize::MAX).unwrap();
+    assert_eq!(entries(&both), total + entries(&small));
+    assert_eq!(
+        ProofTable::thin(&[&full, b"not proofs"], 10),
+        Err(CheckpointError::NotACheckpoint)
+    );
+    assert_eq!(
+        ProofTable::thin(&[&full[..full.len() - 3]], 10),
+        Err(CheckpointError::Truncated)
+    );
+}

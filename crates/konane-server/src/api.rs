@@ -57,6 +57,7 @@ pub fn router(state: Shared) -> Router {
         .route("/lobby", get(lobby))
         .route("/live", get(live))
         .route("/position", post(position))
+        .merge(crate::books::router())
         .merge(crate::puzzles::router())
         .merge(crate::players::router())
         .merge(crate::pairing::router())

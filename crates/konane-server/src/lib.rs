@@ -8,6 +8,7 @@
 pub mod account;
 pub mod accounts;
 pub mod api;
+pub mod books;
 pub mod direct;
 pub mod engine_pool;
 pub mod error;

@@ -42,22 +42,32 @@ fn asset(path: &str, request: &HeaderMap) -> Option<Response> {
         .iter()
         .map(|b| format!("{b:02x}"))
         .collect();
-    let etag = format!("\"{hash}\"");
+    Some(revalidated(
+        request,
+        &hash,
+        content_type(path),
+        file.data.into_owned(),
+    ))
+}
+
+/// `body` with its entity tag (`tag`, quoted here) and `Cache-Control: no-cache`, or 304
+/// when the request's `If-None-Match` already names it.
+pub fn revalidated(
+    request: &HeaderMap,
+    tag: &str,
+    content_type: &'static str,
+    body: impl IntoResponse,
+) -> Response {
+    let etag = format!("\"{tag}\"");
+    let fresh = matches_etag(request.get(header::IF_NONE_MATCH), &etag);
     let caching = [
-        (header::ETAG, etag.clone()),
+        (header::ETAG, etag),
         (header::CACHE_CONTROL, "no-cache".to_string()),
     ];
-    if matches_etag(request.get(header::IF_NONE_MATCH), &etag) {
-        return Some((StatusCode::NOT_MODIFIED, caching).into_response());
+    if fresh {
+        return (StatusCode::NOT_MODIFIED, caching).into_response();
     }
-    Some(
-        (
-            caching,
-            [(header::CONTENT_TYPE, content_type(path))],
-            file.data.into_owned(),
-        )
-            .into_response(),
-    )
+    (caching, [(header::CONTENT_TYPE, content_type)], body).into_response()
 }
 
 /// The service worker's source under `web/`; served only through [`service_worker`].
@@ -129,20 +139,12 @@ pub async fn service_worker(request: HeaderMap) -> Response {
         return ApiError::Internal("the service worker is missing from this build".into())
             .into_response();
     };
-    let etag = format!("\"{}\"", build().version);
-    let caching = [
-        (header::ETAG, etag.clone()),
-        (header::CACHE_CONTROL, "no-cache".to_string()),
-    ];
-    if matches_etag(request.get(header::IF_NONE_MATCH), &etag) {
-        return (StatusCode::NOT_MODIFIED, caching).into_response();
-    }
-    (
-        caching,
-        [(header::CONTENT_TYPE, content_type(WORKER))],
+    revalidated(
+        &request,
+        &build().version,
+        content_type(WORKER),
         source.clone(),
     )
-        .into_response()
 }
 
 /// Whether `If-None-Match` names this entity tag (or any, with `*`); weak tags match too.

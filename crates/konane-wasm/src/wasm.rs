@@ -8,6 +8,9 @@
 //!    the import `konane.report(ptr, len)` once per completed iteration.
 //! 3. `konane_output()` returns the answer's address, valid until the next call.
 //!
+//! A board's books go in the same way: the checkpoint's bytes into the input buffer, then
+//! `konane_learn()`.
+//!
 //! Time comes from the import `konane.now_ms()` (`performance.now()` in the worker).
 
 // Exported and imported functions need `no_mangle` and an `extern` block; nothing else here
@@ -65,6 +68,16 @@ pub extern "C" fn konane_call() -> usize {
     let len = answer.len();
     OUTPUT.set(answer.into_bytes());
     len
+}
+
+/// Learns the proofs of the checkpoint in the input buffer (a board's books, from
+/// `/api/books/{size}`); returns how many fitted, or -1 when the bytes are no checkpoint.
+#[unsafe(no_mangle)]
+pub extern "C" fn konane_learn() -> i32 {
+    let bytes = INPUT.take();
+    ENGINE
+        .with(|engine| engine.learn(&bytes))
+        .map_or(-1, |n| i32::try_from(n).unwrap_or(i32::MAX))
 }
 
 /// Where the last answer is.

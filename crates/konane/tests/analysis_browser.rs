@@ -283,6 +283,64 @@ async fn the_analysis_board_names_a_winning_move() {
     assert_no_console_errors(&c, "the analysis board").await;
 }
 
+/// The browser's engine learns what `konane solve` proved (GET /api/books/{size}): at the
+/// start of 7x7 (center rule) and after Black's d3 on 6x8, positions its solver alone could
+/// not prove in hours, the board shows the proven winner and a winning move at once, in
+/// the book's orientation and in another (d3 is e4 under a half turn).
+#[tokio::test]
+async fn the_analysis_board_knows_the_solved_boards() {
+    if !browsers_present() {
+        return;
+    }
+    let rig = rig("analysis-books");
+    let c = rig.browser("player", 1280, 900).await;
+    emulate(&c, "dark", "reduce").await;
+    let after = |size: &str, opening: Opening, moves: &[&str]| {
+        let mut pos = AnyPosition::start(size.parse().unwrap(), opening);
+        for m in moves {
+            pos.play_text(m).unwrap();
+        }
+        pos
+    };
+    for (pos, opening, winning) in [
+        (after("7x7", Opening::Center, &[]), "center", "d4"),
+        (
+            after("6x8", Opening::CenterOrCorner, &["d3"]),
+            "center-or-corner",
+            "e3",
+        ),
+    ] {
+        let url = reqwest::Url::parse_with_params(
+            &format!("{}/analysis", rig.base),
+            [("position", pos.to_string()), ("opening", opening.into())],
+        )
+        .unwrap();
+        c.goto(url.as_str()).await.unwrap();
+        let (proven, best, eval) = wait_proven(&c, 30).await;
+        assert_eq!(
+            (proven.as_str(), best.as_str()),
+            ("win", winning),
+            "{pos}: {eval}"
+        );
+        let verdict = text(&c, "[data-verdict]").await;
+        assert!(verdict.contains("wins"), "{pos}: {verdict}");
+        // The search's line that starts with the proven move says "win", not its guess.
+        let js = "const line = [...document.querySelectorAll('[data-line]')]
+                      .find((l) => l.title.split(' ')[0] === arguments[0]);
+                  return line ? line.querySelector('.line-eval').textContent : null;";
+        let what = || format!("{pos}: no line of {winning} said win");
+        eventually(10, what, || async {
+            let eval = c.execute(js, vec![winning.into()]).await.ok()?;
+            eval.as_str()
+                .filter(|e| e.starts_with("win"))
+                .map(str::to_string)
+        })
+        .await;
+        screenshot(&c, &format!("analysis-book-{}", pos.size())).await;
+    }
+    assert_no_console_errors(&c, "the analysis board with books").await;
+}
+
 /// The search itself counts the moves to the end once it sees there: "wins in N moves",
 /// `data-eval` "win N" or "loss N", and three lines with their scores.
 #[tokio::test]

@@ -1,0 +1,88 @@
+//! `GET /api/books`: the solved boards' proofs for the engine in the browser, over real HTTP.
+
+mod common;
+
+use common::start;
+use konane_core::{AnyPosition, Opening};
+use konane_engine::{Engine, EngineConfig, Frozen, Limits, ProofTable, book};
+use reqwest::StatusCode;
+use serde_json::Value;
+
+#[tokio::test]
+async fn a_solved_boards_book_proves_its_opening_in_a_browsers_engine() {
+    let s = start().await;
+    let index: Value = s
+        .client
+        .get(s.url("/api/books"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let mut boards: Vec<String> = book::SOLVED
+        .iter()
+        .map(|b| format!("{}x{}", b.rows, b.cols))
+        .collect();
+    boards.dedup();
+    assert_eq!(index["boards"], serde_json::json!(boards));
+
+    let r = s.client.get(s.url("/api/books/7x7")).send().await.unwrap();
+    assert_eq!(r.status(), StatusCode::OK);
+    assert_eq!(r.headers()["content-type"], "application/octet-stream");
+    assert_eq!(r.headers()["cache-control"], "no-cache");
+    let etag = r.headers()["etag"].clone();
+    let proofs = r.bytes().await.unwrap();
+    assert!(proofs.len() <= 8 + 16 * konane_server::books::MAX_ENTRIES);
+    assert_eq!(
+        ProofTable::boards_in(&proofs),
+        ["7x7".parse().unwrap()],
+        "7x7's proofs only"
+    );
+    let again = s
+        .client
+        .get(s.url("/api/books/7x7"))
+        .header("if-none-match", etag)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(again.status(), StatusCode::NOT_MODIFIED);
+
+    // The browser's engine (one thread, 32 MiB tables) with the book proves at once that
+    // Black wins 7x7 by removing d4, which it cannot without.
+    let pos = || AnyPosition::start("7x7".parse().unwrap(), Opening::Center);
+    let config = EngineConfig {
+        hash_mb: 32,
+        proof_mb: 32,
+        ..EngineConfig::default()
+    };
+    let limits = Limits {
+        depth: None,
+        nodes: Some(100_000),
+        time_ms: None,
+    };
+    let with_book = Engine::new(config);
+    assert!(with_book.learn(&proofs).unwrap() > 1000);
+    let r = with_book.think(&pos(), limits, true, &Frozen, &mut |_| {});
+    assert!(r.proof, "proven with the book");
+    assert_eq!(r.best.map(|m| pos().move_text(m)), Some("d4".into()));
+    let without = Engine::new(config);
+    let r = without.think(&pos(), limits, true, &Frozen, &mut |_| {});
+    assert!(!r.proof, "nothing proven without the book");
+}
+
+#[tokio::test]
+async fn a_board_without_a_book_or_no_board_at_all_is_refused() {
+    let s = start().await;
+    for (path, status, code) in [
+        ("/api/books/8x8", StatusCode::NOT_FOUND, "not_found"),
+        ("/api/books/6x6", StatusCode::NOT_FOUND, "not_found"),
+        ("/api/books/big", StatusCode::BAD_REQUEST, "bad_request"),
+        ("/api/books/99x99", StatusCode::BAD_REQUEST, "bad_request"),
+    ] {
+        let r = s.client.get(s.url(path)).send().await.unwrap();
+        assert_eq!(r.status(), status, "{path}");
+        let body: Value = r.json().await.unwrap();
+        assert_eq!(body["error"], code, "{path}");
+    }
+}
