@@ -9,10 +9,11 @@ const bookFetches = new Map();
 // What `konane solve` proved on a board (GET /api/books/{size}): fetched once a page, for
 // the boards the server lists, and learned by every worker. Offline there is none.
 function bookOf(size) {
-  bookIndex ??= fetch("/api/books").then((r) => (r.ok ? r.json() : { boards: [] })).catch(() => ({ boards: [] }));
+  // 204: offline, and the service worker kept no copy (web/sw.js).
+  bookIndex ??= fetch("/api/books").then((r) => (r.status === 200 ? r.json() : { boards: [] })).catch(() => ({ boards: [] }));
   if (!bookFetches.has(size)) {
     bookFetches.set(size, bookIndex.then(({ boards }) => (boards.includes(size)
-      ? fetch(`/api/books/${size}`).then((r) => (r.ok ? r.arrayBuffer() : null))
+      ? fetch(`/api/books/${size}`).then((r) => (r.status === 200 ? r.arrayBuffer() : null))
       : null)).catch(() => null));
   }
   return bookFetches.get(size);

@@ -1,5 +1,6 @@
 // The service worker: keeps this build's files (the page, its scripts, styles, strings,
-// lessons and the engine) so that the site opens without the network, and answers the
+// lessons and the engine) and the solved boards' books once fetched, so that the site opens
+// without the network, and answers the
 // page's question whether the server can be reached. The server serves this file as
 // `/sw.js` with BUILD written in (crates/konane-server/src/web.rs): the build's version,
 // which names the cache, and the files to keep. Any changed file changes the version, so the
@@ -58,12 +59,27 @@ async function file(request) {
   return (await caches.match(request, { cacheName: CACHE })) ?? fetch(request);
 }
 
+/** A solved board's book or their list (`/api/books…`): the server's answer, kept for
+ * offline use; offline, the kept copy, or 204 (no book) when none was kept, so the page
+ * logs no failure and searches without it. */
+async function book(request) {
+  const cache = await caches.open(CACHE);
+  try {
+    const response = await fetch(request);
+    if (response.ok) await cache.put(request, response.clone());
+    return response;
+  } catch {
+    return (await cache.match(request)) ?? new Response(null, { status: 204 });
+  }
+}
+
 self.addEventListener("fetch", (event) => {
   const request = event.request;
   const url = new URL(request.url);
   if (url.origin !== self.location.origin || request.method !== "GET") return;
   if (url.pathname === PROBE) return event.respondWith(probe());
-  // The server's answers are never kept: offline they fail and the page says so.
+  if (url.pathname === "/api/books" || url.pathname.startsWith("/api/books/")) return event.respondWith(book(request));
+  // The server's other answers are never kept: offline they fail and the page says so.
   if (url.pathname.startsWith("/api/") || url.pathname === "/healthz") return;
   event.respondWith(request.mode === "navigate" ? page(request) : file(request));
 });

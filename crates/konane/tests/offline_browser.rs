@@ -12,6 +12,7 @@ mod common;
 mod rig;
 
 use fantoccini::Client;
+use konane_core::{AnyPosition, Opening};
 use rig::*;
 
 /// Waits until the service worker controls the page (it has kept every file by then).
@@ -48,9 +49,23 @@ async fn after_a_first_visit_the_site_works_without_the_server() {
     );
     wait_controlled(&c).await;
     assert_no_console_errors(&c, "the first visit").await;
+    // A solved board on the analysis board: its book comes from the server, and is kept.
+    let seven = reqwest::Url::parse_with_params(
+        &format!("{base}/analysis"),
+        [
+            (
+                "position",
+                AnyPosition::start("7x7".parse().unwrap(), Opening::Center).to_string(),
+            ),
+            ("opening", "center".into()),
+        ],
+    )
+    .unwrap();
+    c.goto(seven.as_str()).await.unwrap();
+    wait_for(&c, "[data-proven=win]", 20).await;
 
     rig.stop_server();
-    c.refresh().await.unwrap();
+    c.goto(&format!("{base}/")).await.unwrap();
     let en = strings("en");
     assert_eq!(banner(&c).await, en["offline.banner"].as_str().unwrap());
     for online_only in [
@@ -134,9 +149,11 @@ async fn after_a_first_visit_the_site_works_without_the_server() {
     wait_for(&c, "[data-offline-page]", 10).await;
     assert_no_console_errors(&c, "the rules and the puzzles offline").await;
 
-    // The analysis board runs the engine as online.
+    // The analysis board runs the engine as online, and knows the book it was given.
     c.goto(&format!("{base}/analysis")).await.unwrap();
     wait_for(&c, "[data-eval]:not([data-eval=''])", 20).await;
+    c.goto(seven.as_str()).await.unwrap();
+    wait_for(&c, "[data-proven=win][data-bestmove=d4]", 20).await;
     assert_no_console_errors(&c, "the analysis board offline").await;
 
     for code in ["en", "de", "cs"] {
