@@ -103,7 +103,7 @@ export class Engine {
     const worker = await this.start();
     if (request.op !== "position" && request.position) {
       await this.learn(worker, request.position);
-      // Stopped while the book came: the request goes with what it would have run on.
+      // Stopped while the book came: this request ends with the others.
       if (this.worker !== worker) throw new EngineError({ code: "stopped" });
     }
     const id = this.next++;

@@ -1,10 +1,10 @@
 // The service worker: keeps this build's files (the page, its scripts, styles, strings,
-// lessons and the engine) and the solved boards' books once fetched, so that the site opens
-// without the network, and answers the
-// page's question whether the server can be reached. The server serves this file as
-// `/sw.js` with BUILD written in (crates/konane-server/src/web.rs): the build's version,
-// which names the cache, and the files to keep. Any changed file changes the version, so the
-// browser installs the new worker, which keeps the new files and deletes the old cache.
+// lessons and the engine) and the solved boards' books once fetched, so that the site
+// opens without the network, and answers the page's question whether the server can be
+// reached. The server serves this file as `/sw.js` with BUILD written in
+// (crates/konane-server/src/web.rs): the build's version, which names the cache, and the
+// files to keep. Any changed file changes the version, so the browser installs the new
+// worker, which keeps the new files and deletes the old cache.
 
 const BUILD = /* BUILD */ null;
 const CACHE = `konane-${BUILD.version}`;
