@@ -255,7 +255,9 @@ export async function analysisScreen(app) {
       if (early && l.pv[0] === solved.best) return t("analysis.line-won");
       return l.eval;
     };
-    lines.replaceChildren(...a.lines.map((l) => {
+    // The solver's winning move leads, whatever the search thinks of it so far.
+    const ordered = early && solved.best ? [...a.lines].sort((x, y) => (y.pv[0] === solved.best) - (x.pv[0] === solved.best)) : a.lines;
+    lines.replaceChildren(...ordered.map((l) => {
       const pv = l.pv.join(" ");
       return h("li", { "data-line": "", title: pv }, h("b", { class: "line-eval" }, lineEval(l)), " ", pv);
     }));

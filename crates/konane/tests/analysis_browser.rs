@@ -324,11 +324,12 @@ async fn the_analysis_board_knows_the_solved_boards() {
         );
         let verdict = text(&c, "[data-verdict]").await;
         assert!(verdict.contains("wins"), "{pos}: {verdict}");
-        // The search's line that starts with the proven move says "win", not its guess.
-        let js = "const line = [...document.querySelectorAll('[data-line]')]
-                      .find((l) => l.title.split(' ')[0] === arguments[0]);
-                  return line ? line.querySelector('.line-eval').textContent : null;";
-        let what = || format!("{pos}: no line of {winning} said win");
+        // The search's line that starts with the proven move comes first and says "win",
+        // not the search's guess.
+        let js = "const line = document.querySelector('[data-line]');
+                  return line && line.title.split(' ')[0] === arguments[0]
+                      ? line.querySelector('.line-eval').textContent : null;";
+        let what = || format!("{pos}: the first line was not {winning}'s, saying win");
         eventually(10, what, || async {
             let eval = c.execute(js, vec![winning.into()]).await.ok()?;
             eval.as_str()
