@@ -69,3 +69,8 @@ export function t(key, vars = {}) {
 export function has(key) {
   return key in strings || key in fallback;
 }
+
+/** A board size as the page writes it: "8 × 8". */
+export function sizeText(size) {
+  return String(size).replace("x", " × ");
+}

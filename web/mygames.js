@@ -6,7 +6,7 @@
 import { sessionName } from "./account.js";
 import { api, remember, seatedGames, tokenFor } from "./api.js";
 import { h } from "./dom.js";
-import { t } from "./i18n.js";
+import { sizeText, t } from "./i18n.js";
 import { clockText, playerName } from "./players.js";
 
 /** How many of the latest seats are asked about. */
@@ -31,7 +31,7 @@ function challengeItem(c, refresh) {
     await api.decline(c.id).catch(() => {});
     refresh();
   });
-  const settings = [g.size.replace("x", " × "), clockText(g.clock), t(g.rated ? "profile.rated" : "profile.casual")].join(" · ");
+  const settings = [sizeText(g.size), clockText(g.clock), t(g.rated ? "profile.rated" : "profile.casual")].join(" · ");
   return h("li", { "data-challenge": c.id },
     h("span", {}, t("challenge.from", { name: c.from }), h("small", {}, settings)),
     h("span", { class: "actions" }, h("a", { href: `/game/${c.id}?join`, class: "button primary", "data-accept": c.id }, t("challenge.accept")), decline));

@@ -5,7 +5,7 @@
 import { sessionName } from "./account.js";
 import { api } from "./api.js";
 import { h } from "./dom.js";
-import { language, t } from "./i18n.js";
+import { language, sizeText, t } from "./i18n.js";
 import { errorText } from "./game.js";
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -75,7 +75,7 @@ function gameRow(g) {
   return h("li", { class: `archive-game ${g.outcome}`, "data-archive-game": g.id },
     h("a", { href: `/game/${g.id}`, class: "result", "data-outcome": g.outcome }, t(`outcome.${g.outcome}`)),
     h("span", {}, t("profile.as", { color: t(`color.${g.color}`) }), " · ", t("profile.against"), " ", opponent),
-    h("span", { class: "muted" }, [g.category ? t(`category.${g.category}`) : g.size, t(g.rated ? "profile.rated" : "profile.casual"), t(`end.short.${g.reason}`), date].join(" · ")),
+    h("span", { class: "muted" }, [g.category ? t(`category.${g.category}`) : sizeText(g.size), t(g.rated ? "profile.rated" : "profile.casual"), t(`end.short.${g.reason}`), date].join(" · ")),
     change === null ? "" : h("b", { class: change >= 0 ? "gain" : "loss" }, change >= 0 ? `+${change}` : String(change)));
 }
 

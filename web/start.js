@@ -8,7 +8,7 @@ import { api, onGameEnded, remember } from "./api.js";
 import { Board } from "./board.js";
 import { engineHost } from "./computer.js";
 import { h } from "./dom.js";
-import { language, t } from "./i18n.js";
+import { language, sizeText, t } from "./i18n.js";
 import { errorText } from "./game.js";
 import { localGamePath } from "./offline-game.js";
 import { isOffline } from "./offline.js";
@@ -231,7 +231,7 @@ export async function startScreen(app, go) {
         lobbyShown = ids;
         lobby.replaceChildren(...(games.length
           ? games.map((g) => h("li", {},
-              h("span", {}, t("lobby.game", { size: g.size, opening: t(`opening.${g.opening}`), clock: clockText(g.clock), color: t(`color.${g.free_seat}`) }),
+              h("span", {}, t("lobby.game", { size: sizeText(g.size), opening: t(`opening.${g.opening}`), clock: clockText(g.clock), color: t(`color.${g.free_seat}`) }),
                 g.host ? h("small", { "data-lobby-host": g.host }, g.host_rating ? `${g.host} (${g.host_rating}${g.host_provisional ? "?" : ""})` : g.host) : "",
                 g.rated ? h("small", { "data-lobby-rated": "" }, t("profile.rated")) : ""),
               h("button", { type: "button", onclick: () => go(`/game/${g.id}?join`) }, t("lobby.join"))))
@@ -252,7 +252,7 @@ export async function startScreen(app, go) {
         liveShown = ids;
         liveList.replaceChildren(...(live.games.length
           ? live.games.map((g) => h("li", {},
-              h("span", {}, versus(g), h("small", {}, `${g.size} · ${clockText(g.clock)} · ${t("live.moves", { n: g.ply })}`)),
+              h("span", {}, versus(g), h("small", {}, `${sizeText(g.size)} · ${clockText(g.clock)} · ${t("live.moves", { n: g.ply })}`)),
               h("a", { href: `/game/${g.id}`, class: "button", "data-watch": g.id }, t("live.watch"))))
           : [h("li", {}, t("live.none"))]));
       }

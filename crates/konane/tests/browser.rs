@@ -742,7 +742,7 @@ async fn the_start_page_shows_the_games_being_played() {
     assert_eq!(text(&visitor, "[data-tv-players]").await, "Black vs White");
     assert_in_viewport(&visitor, "[data-tv] .board", "the live board").await;
     let listed = text(&visitor, "[data-live] li").await;
-    assert!(listed.contains("6x6 · 10+5 · moves: 1"), "{listed}");
+    assert!(listed.contains("6 × 6 · 10+5 · moves: 1"), "{listed}");
     screenshot(&visitor, "start-live-phone").await;
     click(&visitor, "[data-watch]").await;
     wait_status(&visitor, &["their-move"], 10).await;
