@@ -40,7 +40,7 @@ fn booked() -> Vec<Size> {
     sizes
 }
 
-/// Every booked board's thinned book, made on the first request of one (some 50 ms).
+/// Every booked board's thinned book, made once, on the first request of one.
 fn all() -> &'static [BoardBook] {
     static ALL: LazyLock<Vec<BoardBook>> = LazyLock::new(|| {
         booked()
