@@ -279,6 +279,20 @@ pub async fn click(c: &Client, css: &str) {
 pub async fn screenshot(c: &Client, name: &str) {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/screenshots");
     std::fs::create_dir_all(&dir).unwrap();
+    // A stone still sliding or fading would be caught halfway: the picture waits for the
+    // page's finite animations (two seconds at most; a spinner never ends).
+    let _ = c
+        .execute_async(
+            "const done = arguments[arguments.length - 1];
+             const finite = document.getAnimations()
+                 .filter((a) => Number.isFinite(a.effect?.getComputedTiming().endTime));
+             Promise.race([
+                 Promise.all(finite.map((a) => a.finished.catch(() => {}))),
+                 new Promise((r) => setTimeout(r, 2000)),
+             ]).then(() => done(null));",
+            vec![],
+        )
+        .await;
     let png = c.screenshot().await.unwrap();
     std::fs::write(dir.join(format!("{name}.png")), png).unwrap();
 }
