@@ -353,7 +353,8 @@ export async function gameScreen(app, id, wantsJoin, go) {
         await navigator.clipboard.writeText(url);
         copy.textContent = t("game.link-copied");
         copy.dataset.copied = "";
-        say(t("game.link-copied"));
+        // The button says it; a screen reader hears it once.
+        announce(t("game.link-copied"));
         setTimeout(() => { copy.textContent = t("game.copy-link"); delete copy.dataset.copied; }, 2500);
       } catch {
         field.focus();
