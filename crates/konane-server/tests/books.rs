@@ -6,20 +6,12 @@ use common::start;
 use konane_core::{AnyPosition, Opening};
 use konane_engine::{Engine, EngineConfig, Frozen, Limits, ProofTable, book};
 use reqwest::StatusCode;
-use serde_json::Value;
 
 #[tokio::test]
 async fn a_solved_boards_book_proves_its_opening_in_a_browsers_engine() {
     let s = start().await;
-    let index: Value = s
-        .client
-        .get(s.url("/api/books"))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let (status, index) = s.json("/api/books").await;
+    assert_eq!(status, StatusCode::OK);
     let mut boards: Vec<String> = book::SOLVED
         .iter()
         .map(|b| format!("{}x{}", b.rows, b.cols))
@@ -80,9 +72,8 @@ async fn a_board_without_a_book_or_no_board_at_all_is_refused() {
         ("/api/books/big", StatusCode::BAD_REQUEST, "bad_request"),
         ("/api/books/99x99", StatusCode::BAD_REQUEST, "bad_request"),
     ] {
-        let r = s.client.get(s.url(path)).send().await.unwrap();
-        assert_eq!(r.status(), status, "{path}");
-        let body: Value = r.json().await.unwrap();
+        let (got, body) = s.json(path).await;
+        assert_eq!(got, status, "{path}");
         assert_eq!(body["error"], code, "{path}");
     }
 }
