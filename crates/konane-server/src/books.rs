@@ -90,7 +90,7 @@ async fn index() -> Json<BooksView> {
 async fn board(Path(size): Path<String>, request: HeaderMap) -> Result<Response, ApiError> {
     let size: Size = size
         .parse()
-        .map_err(|e| ApiError::BadRequest(format!("bad board size {size:?}: {e}")))?;
+        .map_err(|e| ApiError::BadRequest(format!("bad board size: {e}")))?;
     let found = all()
         .iter()
         .find(|b| b.size == size)
