@@ -24,7 +24,7 @@ pub mod tt;
 use std::sync::atomic::{AtomicBool, AtomicU64};
 use std::sync::{Mutex, PoisonError};
 
-use konane_core::{AnyPosition, Bits, Move, Position, Size, with_position};
+use konane_core::{AnyPosition, Bits, Move, Opening, Position, Size, with_position};
 
 #[cfg(not(target_arch = "wasm32"))]
 pub use clock::SystemClock;
@@ -99,8 +99,9 @@ pub struct Engine {
 /// The solved boards an engine knows the proofs of, and the built-in books it will learn.
 #[derive(Default)]
 struct Books {
-    /// Boards whose proofs were learned from a checkpoint: there the solver gets a
+    /// Boards whose opening tables the learned checkpoints prove: there the solver gets a
     /// thinned-out board's share of the time even on a crowded board, as a proof is near.
+    /// (A checkpoint of later positions only, such as 8x8's main lines, leaves the board out.)
     booked: Vec<Size>,
     /// Built-in books not learned yet. Each is learned when its board first comes, so the
     /// table holds the board in play's proofs instead of every board's crowding each other.
@@ -240,7 +241,7 @@ impl Engine {
         let n = self.proofs.load(checkpoint)?;
         let mut books = self.books.lock().unwrap_or_else(PoisonError::into_inner);
         for size in ProofTable::boards_in(checkpoint) {
-            if n > 0 && !books.booked.contains(&size) {
+            if self.knows_opening(size) && !books.booked.contains(&size) {
                 books.booked.push(size);
             }
         }
@@ -264,11 +265,35 @@ impl Engine {
         books.pending = later;
         for b in now {
             // A table too small for the board's exact keys takes none of its proofs.
-            if self.proofs.load(b.proofs).is_ok_and(|n| n > 0) && !books.booked.contains(&size) {
+            if self.proofs.load(b.proofs).is_ok_and(|n| n > 0)
+                && self.knows_opening(size)
+                && !books.booked.contains(&size)
+            {
                 books.booked.push(size);
             }
         }
         books.booked.contains(&size)
+    }
+
+    /// Whether the table proves a position of `size`'s opening table under either rule: the
+    /// initial position, or one after the first removal or after White's reply. Only a run
+    /// that settled the openings leaves such proofs (a checkpoint of later positions, such as
+    /// 8x8's main lines, does not), and then proofs are near from the first move.
+    fn knows_opening(&self, size: Size) -> bool {
+        Opening::ALL
+            .into_iter()
+            .any(|o| with_position!(&AnyPosition::start(size, o), p => self.proves_within(p, 2)))
+    }
+
+    /// Whether the table proves `pos` or a position at most `plies` moves after it.
+    fn proves_within<B: Bits>(&self, pos: &Position<B>, plies: usize) -> bool {
+        self.proofs.probe(pos).is_some()
+            || plies > 0
+                && pos.moves().any(|m| {
+                    let mut child = *pos;
+                    child.make(m);
+                    self.proves_within(&child, plies - 1)
+                })
     }
 
     /// What the search threads of one search share.
@@ -435,5 +460,62 @@ impl Engine {
             }
         }
         scored
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A checkpoint proving `pos` (its result need not be true: nothing here plays it).
+    fn checkpoint_of(pos: &AnyPosition) -> Vec<u8> {
+        let table = ProofTable::new(16);
+        let proof = Proof {
+            win: true,
+            best: pos.legal_moves().first().copied(),
+        };
+        with_position!(pos, p => table.store(p, proof, u64::MAX));
+        table.checkpoint(16)
+    }
+
+    fn booked(engine: &Engine) -> Vec<Size> {
+        engine
+            .books
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .booked
+            .clone()
+    }
+
+    #[test]
+    fn only_proofs_of_the_opening_table_make_a_board_solved() {
+        let size: Size = "6x6".parse().unwrap();
+        let mut pos = AnyPosition::start(size, Opening::Center);
+        let mut at_ply = Vec::new();
+        while let Some(&m) = pos.legal_moves().first() {
+            pos.play(m).unwrap();
+            at_ply.push(pos);
+        }
+        assert!(at_ply.len() > 4, "a game of a few plies at least");
+        let engine = Engine::new(EngineConfig::default());
+        // After Black's removal, White's reply and one jump: later positions alone.
+        engine.learn(&checkpoint_of(&at_ply[2])).unwrap();
+        engine.learn(&checkpoint_of(&at_ply[4])).unwrap();
+        assert_eq!(booked(&engine), []);
+        // The position after White's reply is a row of the opening table.
+        engine.learn(&checkpoint_of(&at_ply[1])).unwrap();
+        assert_eq!(booked(&engine), [size]);
+        let other = Engine::new(EngineConfig::default());
+        other
+            .learn(&checkpoint_of(&AnyPosition::start(
+                size,
+                Opening::CenterOrCorner,
+            )))
+            .unwrap();
+        assert_eq!(
+            booked(&other),
+            [size],
+            "the initial position under the other rule"
+        );
     }
 }
