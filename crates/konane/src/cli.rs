@@ -233,6 +233,9 @@ enum Command {
     Puzzles(crate::puzzles::PuzzlesArgs),
     /// How often the engine keeps a proven win: label positions, or measure (docs/strength.md).
     Accuracy(crate::accuracy::AccuracyArgs),
+    /// Prove the engine's main lines of a board from their end back, as far as the solver
+    /// reaches (docs/solved.md).
+    Lines(crate::lines::LinesArgs),
     /// List the legal moves of a position, one per line.
     Moves {
         /// Position text, e.g. "bwbw/wbwb/bwbw/wbwb b".
@@ -251,10 +254,10 @@ enum Command {
 
 /// The opening rule, shared by every subcommand that sets up a board.
 #[derive(clap::Args, Debug, Clone, Copy)]
-struct RuleArg {
+pub(crate) struct RuleArg {
     /// Opening rule: center-or-corner or center.
     #[arg(long = "opening", default_value = "center-or-corner")]
-    opening: Opening,
+    pub(crate) opening: Opening,
 }
 
 /// Where and how to serve.
@@ -636,6 +639,10 @@ pub fn run(cli: Cli) -> Result<()> {
         } => crate::play::run(size, opening, color, level, seed),
         Command::Puzzles(args) => crate::puzzles::run(args),
         Command::Accuracy(args) => crate::accuracy::run(args),
+        Command::Lines(args) => {
+            let threads = thread_count(args.threads)?;
+            crate::lines::run(args, threads)
+        }
         Command::Moves {
             position,
             rule: RuleArg { opening },

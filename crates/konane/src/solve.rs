@@ -15,30 +15,45 @@ use konane_engine::symmetry::{canonical_key, map_between, unmap_move};
 use konane_engine::{InProgress, Proof, ProofNumberSearch, ProofTable, Solver, TreeProgress};
 
 /// One position to prove, and what was found.
-struct Job {
-    position: AnyPosition,
-    proof: Option<Proof>,
-    nodes: u64,
-    secs: f64,
+#[derive(Clone, Copy)]
+pub(crate) struct Job {
+    pub(crate) position: AnyPosition,
+    pub(crate) proof: Option<Proof>,
+    /// Nodes spent, also on an attempt that ran out of them (`proof` is then `None`).
+    pub(crate) nodes: u64,
+    pub(crate) secs: f64,
+}
+
+impl Job {
+    /// A position not tried yet.
+    pub(crate) fn new(position: AnyPosition) -> Job {
+        Job {
+            position,
+            proof: None,
+            nodes: 0,
+            secs: 0.0,
+        }
+    }
 }
 
 /// A line of the opening table.
-struct Row {
-    removal: Option<Move>,
-    reply: Option<Move>,
-    position: AnyPosition,
-    job: Option<usize>,
+pub(crate) struct Row {
+    pub(crate) removal: Option<Move>,
+    pub(crate) reply: Option<Move>,
+    pub(crate) position: AnyPosition,
+    pub(crate) job: Option<usize>,
 }
 
 /// Finished positions, one per line, so a long run can stop and go on later:
-/// `<position text>;<win|loss>;<best move or ->;<nodes>;<seconds>`.
-struct ResumeLog {
+/// `<position text>;<win|loss|open>;<best move or ->;<nodes>;<seconds>`, where `open` is
+/// an attempt that ran out of its nodes.
+pub(crate) struct ResumeLog {
     file: Mutex<std::fs::File>,
 }
 
 impl ResumeLog {
     /// Opens (or creates) the log and fills in the jobs it already holds.
-    fn open(path: &Path, jobs: &mut [Job]) -> Result<ResumeLog> {
+    pub(crate) fn open(path: &Path, jobs: &mut [Job]) -> Result<ResumeLog> {
         let text = match std::fs::read_to_string(path) {
             Ok(t) => t,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
@@ -61,10 +76,14 @@ impl ResumeLog {
                 "-" => None,
                 m => Some(job.position.size().parse_move(m).map_err(|_| bad())?),
             };
-            job.proof = Some(Proof {
-                win: result == "win",
-                best,
-            });
+            job.proof = match result {
+                "win" | "loss" => Some(Proof {
+                    win: result == "win",
+                    best,
+                }),
+                "open" => None,
+                _ => return Err(bad()),
+            };
             job.nodes = nodes.parse().map_err(|_| bad())?;
             job.secs = secs.parse().map_err(|_| bad())?;
         }
@@ -78,19 +97,19 @@ impl ResumeLog {
         })
     }
 
-    fn append(&self, job: &Job) -> Result<()> {
-        let Some(proof) = job.proof else {
-            return Ok(());
-        };
-        let best = proof
-            .best
+    pub(crate) fn append(&self, job: &Job) -> Result<()> {
+        let best = job
+            .proof
+            .and_then(|p| p.best)
             .map_or("-".to_string(), |m| job.position.move_text(m));
+        let result = match job.proof {
+            Some(p) if p.win => "win",
+            Some(_) => "loss",
+            None => "open",
+        };
         let line = format!(
-            "{};{};{best};{};{:.3}\n",
-            job.position,
-            if proof.win { "win" } else { "loss" },
-            job.nodes,
-            job.secs
+            "{};{result};{best};{};{:.3}\n",
+            job.position, job.nodes, job.secs
         );
         let mut f = self.file.lock().map_err(|_| anyhow!("log lock poisoned"))?;
         f.write_all(line.as_bytes())?;
@@ -100,27 +119,22 @@ impl ResumeLog {
 }
 
 /// The opening table of one board (or a single position) and the distinct positions behind it.
-struct Plan {
-    rows: Vec<Row>,
-    jobs: Vec<Job>,
+pub(crate) struct Plan {
+    pub(crate) rows: Vec<Row>,
+    pub(crate) jobs: Vec<Job>,
 }
 
 impl Plan {
     /// When `start` is the initial position, every first removal and every White reply;
     /// otherwise the position itself. Symmetric images share one job.
-    fn of(start: &AnyPosition) -> Result<Plan> {
+    pub(crate) fn of(start: &AnyPosition) -> Result<Plan> {
         let initial = AnyPosition::start(start.size(), start.opening());
         let mut rows: Vec<Row> = Vec::new();
         let mut jobs: Vec<Job> = Vec::new();
         let mut by_key: HashMap<String, usize> = HashMap::new();
         let mut add = |pos: AnyPosition, jobs: &mut Vec<Job>| {
             *by_key.entry(canonical_key(&pos)).or_insert_with(|| {
-                jobs.push(Job {
-                    position: pos,
-                    proof: None,
-                    nodes: 0,
-                    secs: 0.0,
-                });
+                jobs.push(Job::new(pos));
                 jobs.len() - 1
             })
         };
@@ -162,7 +176,7 @@ impl Plan {
     }
 
     /// Who wins a row, once its job is solved.
-    fn winner_of(&self, row: &Row) -> Color {
+    pub(crate) fn winner_of(&self, row: &Row) -> Color {
         match row.job {
             // White has no reply to the removal: Black wins on the spot.
             None => Color::Black,
@@ -292,7 +306,7 @@ pub struct RunFiles {
 
 /// Proofs of at least 2^15 nodes go into a checkpoint: few enough to keep in the
 /// repository, and each one saves a long search.
-const CHECKPOINT_MIN_WORK: u32 = 16;
+pub(crate) const CHECKPOINT_MIN_WORK: u32 = 16;
 
 /// Proves each job's result again from nothing, so that no entry of the first run vouches
 /// for itself: the core plays each claimed winning move (refusing an illegal one), and the
@@ -321,12 +335,7 @@ fn recheck_jobs(
                 )
             })?;
         }
-        lost.push(Job {
-            position,
-            proof: None,
-            nodes: 0,
-            secs: 0.0,
-        });
+        lost.push(Job::new(position));
     }
     let table = ProofTable::new(table_mb);
     if let Some(c) = checkpoint {
@@ -399,16 +408,16 @@ fn replay_line(lost: &AnyPosition, table: &ProofTable) -> Result<Vec<String>> {
 }
 
 /// Where a run keeps its hard-won proofs between sessions.
-struct Checkpoint<'a> {
-    path: &'a Path,
+pub(crate) struct Checkpoint<'a> {
+    pub(crate) path: &'a Path,
     /// Proofs of at least `2^(min_work - 1)` nodes are kept.
-    min_work: u32,
+    pub(crate) min_work: u32,
 }
 
 impl Checkpoint<'_> {
     /// Writes the table's expensive proofs, through a temporary file so that a run stopped
     /// while writing keeps the previous checkpoint.
-    fn save(&self, table: &ProofTable) -> Result<()> {
+    pub(crate) fn save(&self, table: &ProofTable) -> Result<()> {
         let tmp = self.path.with_extension("tmp");
         std::fs::write(&tmp, table.checkpoint(self.min_work))
             .with_context(|| format!("writing {}", tmp.display()))?;
@@ -417,7 +426,7 @@ impl Checkpoint<'_> {
 
     /// Loads a checkpoint if there is one, and says how many proofs it held (`lead` and
     /// `what` word it: "{lead}{n} {what} loaded from {path}").
-    fn load(&self, table: &ProofTable, lead: &str, what: &str) -> Result<()> {
+    pub(crate) fn load(&self, table: &ProofTable, lead: &str, what: &str) -> Result<()> {
         let n = match std::fs::read(self.path) {
             Ok(bytes) => table
                 .load(&bytes)
@@ -454,7 +463,7 @@ fn same_file(a: &Path, b: &Path) -> Result<bool> {
 }
 
 /// How often a long run saves its checkpoint.
-const CHECKPOINT_EVERY: Duration = Duration::from_secs(600);
+pub(crate) const CHECKPOINT_EVERY: Duration = Duration::from_secs(600);
 
 /// Which thread works on which job: each takes the next unsolved job, and when none is left
 /// it helps with the running job that has the fewest threads on it, starting at another
@@ -660,7 +669,7 @@ fn solve_jobs(
 
 /// Prints a line above the bar, or into the log when there is no bar (`println` on a
 /// hidden bar prints nothing, and a run in the background has none).
-fn say(bar: &ProgressBar, line: &str) {
+pub(crate) fn say(bar: &ProgressBar, line: &str) {
     bar.suspend(|| eprintln!("{line}"));
 }
 
