@@ -12,6 +12,8 @@ use indicatif::{ProgressBar, ProgressStyle};
 use konane_core::{AnyPosition, Game, Move, Opening, Size};
 use konane_engine::{Engine, EngineConfig, Frozen, Limits, Rng, SystemClock};
 
+use crate::bars::BarChart;
+
 /// The engine's winning-move accuracy: label positions, or measure the engine on them.
 #[derive(Args, Debug)]
 pub struct AccuracyArgs {
@@ -33,6 +35,9 @@ enum Action {
         /// Thinking times in milliseconds, comma-separated.
         #[arg(long, default_value = "100,1000", value_delimiter = ',')]
         ms: Vec<u64>,
+        /// Also draw the shares kept, by band of plies, as an SVG chart into this file.
+        #[arg(long)]
+        svg: Option<PathBuf>,
     },
 }
 
@@ -140,7 +145,7 @@ fn read(path: &Path) -> Result<Vec<Labelled>> {
 pub fn run(args: AccuracyArgs) -> Result<()> {
     match args.action {
         Action::Label(args) => label(&args),
-        Action::Run { file, ms } => measure(&file, &ms),
+        Action::Run { file, ms, svg } => measure(&file, &ms, svg.as_deref()),
     }
 }
 
@@ -181,14 +186,15 @@ fn label(args: &LabelArgs) -> Result<()> {
         game_index += 1;
         let target = first + rng.below(last - first + 1);
         let mut game = Game::new(size, Opening::CenterOrCorner);
-        while game.ply() < target {
-            let Some(m) = engine.choose(game.position(), level, &Frozen, &mut rng) else {
-                break;
-            };
+        let mut positions = vec![*game.position()];
+        while let Some(m) = engine.choose(game.position(), level, &Frozen, &mut rng) {
             game.play(m)?;
+            positions.push(*game.position());
         }
-        let pos = *game.position();
-        if game.ply() < target || pos.count_moves() == 0 || seen.contains(&pos) {
+        let Some(&pos) = positions.get(target) else {
+            continue;
+        };
+        if pos.count_moves() == 0 || seen.contains(&pos) {
             continue;
         }
         tried += 1;
@@ -204,11 +210,19 @@ fn label(args: &LabelArgs) -> Result<()> {
             );
         }
         bar.set_message(status);
-        match engine.solve(&pos, nodes, &stop).0 {
-            Err(_) => too_hard += 1,
-            Ok(p) if !p.win => lost += 1,
-            Ok(_) => {
-                let Some(labelled) = label_moves(&engine, pos, game.ply(), nodes, &stop) else {
+        // The game's positions are proven from its end back first: each proof then finds
+        // the next position's in the table, and the target is reached for a fraction of a
+        // cold solve's nodes (an 8x8 game's line from ply 19 within 20 M nodes a position,
+        // docs/solved.md).
+        let later = positions[target + 1..]
+            .iter()
+            .rev()
+            .all(|p| engine.solve(p, nodes, &stop).0.is_ok());
+        match later.then(|| engine.solve(&pos, nodes, &stop).0) {
+            None | Some(Err(_)) => too_hard += 1,
+            Some(Ok(p)) if !p.win => lost += 1,
+            Some(Ok(_)) => {
+                let Some(labelled) = label_moves(&engine, pos, target, nodes, &stop) else {
                     too_hard += 1;
                     continue;
                 };
@@ -259,7 +273,7 @@ fn label_moves(
     })
 }
 
-fn measure(file: &Path, times: &[u64]) -> Result<()> {
+fn measure(file: &Path, times: &[u64], svg: Option<&Path>) -> Result<()> {
     let positions = read(file)?;
     if positions.is_empty() {
         bail!("{} holds no labelled positions", file.display());
@@ -286,14 +300,57 @@ fn measure(file: &Path, times: &[u64]) -> Result<()> {
         .iter()
         .filter(|l| 2 * l.winning.len() <= l.legal)
         .count();
-    println!(
+    // Plies in bands of four: how the share kept changes as the game goes on.
+    let band = |ply: usize| ply / 4 * 4;
+    let mut bands: Vec<usize> = positions.iter().map(|l| band(l.ply)).collect();
+    bands.sort_unstable();
+    bands.dedup();
+    let band_name = |b: usize| format!("{b}-{}", (b + 3).min(hi));
+    print!(
         "{:>8} {:>14} {:>8} {:>22}",
         "think", "kept the win", "share", "where half or fewer win"
     );
+    for &b in &bands {
+        print!(" {:>9}", format!("ply {}", band_name(b)));
+    }
+    println!();
+    let mut chart = BarChart {
+        title: format!(
+            "Wins kept on {} 8x8 positions of {}, by ply",
+            positions.len(),
+            file.file_name()
+                .map_or(String::new(), |n| n.to_string_lossy().into_owned())
+        ),
+        groups: bands
+            .iter()
+            .map(|&b| format!("plies {}", band_name(b)))
+            .chain(["all".to_string()])
+            .collect(),
+        series: Vec::new(),
+        baseline: Some((
+            "a random move".to_string(),
+            bands
+                .iter()
+                .map(|&b| {
+                    let of_band: Vec<&Labelled> =
+                        positions.iter().filter(|l| band(l.ply) == b).collect();
+                    of_band
+                        .iter()
+                        .map(|l| l.winning.len() as f64 / l.legal as f64)
+                        .sum::<f64>()
+                        / of_band.len() as f64
+                })
+                .chain([chance])
+                .collect(),
+        )),
+    };
     for &ms in times {
-        let engine = Engine::new(EngineConfig::default());
+        // The engine as the site's computer plays: the solved boards' books learned.
+        let mut engine = Engine::new(EngineConfig::default());
+        engine.learn_solved();
         let bar = ProgressBar::new(positions.len() as u64);
         let (mut kept, mut kept_hard) = (0, 0);
+        let mut kept_in = vec![0; bands.len()];
         for l in &positions {
             let limits = Limits {
                 time_ms: Some(ms),
@@ -309,17 +366,32 @@ fn measure(file: &Path, times: &[u64]) -> Result<()> {
             if result.best.is_some_and(|m| l.winning.contains(&m)) {
                 kept += 1;
                 kept_hard += usize::from(2 * l.winning.len() <= l.legal);
+                if let Some(i) = bands.iter().position(|&b| b == band(l.ply)) {
+                    kept_in[i] += 1;
+                }
             }
             bar.inc(1);
         }
         bar.finish_and_clear();
-        println!(
+        print!(
             "{:>6}ms {:>14} {:>7.1}% {:>22}",
             ms,
             format!("{kept}/{}", positions.len()),
             kept as f64 * 100.0 / positions.len() as f64,
             format!("{kept_hard}/{hard}")
         );
+        let mut shares = Vec::new();
+        for (&b, &k) in bands.iter().zip(&kept_in) {
+            let n = positions.iter().filter(|l| band(l.ply) == b).count();
+            print!(" {:>9}", format!("{k}/{n}"));
+            shares.push(k as f64 / n as f64);
+        }
+        println!();
+        shares.push(kept as f64 / positions.len() as f64);
+        chart.series.push((format!("{ms} ms"), shares));
+    }
+    if let Some(path) = svg {
+        std::fs::write(path, chart.svg()).with_context(|| format!("writing {}", path.display()))?;
     }
     Ok(())
 }

@@ -2,8 +2,10 @@
 
 mod accuracy;
 mod analyze;
+mod bars;
 mod cli;
 mod engine;
+mod lines;
 mod loadtest;
 mod matchplay;
 mod openings;

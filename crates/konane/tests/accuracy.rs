@@ -54,7 +54,10 @@ fn labels_name_exactly_the_winning_moves_and_the_measure_reads_them() {
             panic!("{line}");
         };
         let pos = AnyPosition::parse(position, Opening::CenterOrCorner).unwrap();
-        assert!((4..=10).contains(&ply.parse::<usize>().unwrap()), "{line}");
+        let ply: usize = ply.parse().unwrap();
+        assert!((4..=10).contains(&ply), "{line}");
+        let stones = position.chars().filter(|c| matches!(c, 'b' | 'w')).count() - 1;
+        assert_eq!(ply, 30 - stones, "every ply takes one stone: {line}");
         assert!(wins(&pos), "{line}");
         let winning: Vec<&str> = winning.split_whitespace().collect();
         let moves = pos.legal_move_texts();
@@ -75,7 +78,16 @@ fn labels_name_exactly_the_winning_moves_and_the_measure_reads_them() {
     assert!(konane(&args).status.success());
     assert_eq!(std::fs::read_to_string(&file).unwrap(), text);
 
-    let o = konane(&["accuracy", "run", path, "--ms", "5,20"]);
+    let chart = dir.join("kept.svg");
+    let o = konane(&[
+        "accuracy",
+        "run",
+        path,
+        "--ms",
+        "5,20",
+        "--svg",
+        chart.to_str().unwrap(),
+    ]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let out = String::from_utf8_lossy(&o.stdout);
     assert!(out.starts_with("3 positions of "), "{out}");
@@ -85,6 +97,23 @@ fn labels_name_exactly_the_winning_moves_and_the_measure_reads_them() {
             .find(|l| l.trim_start().starts_with(ms))
             .expect(ms);
         assert!(row.contains("/3"), "{row}");
+        // Then each band of plies: together, every position once, and every win kept.
+        let counts: Vec<(usize, usize)> = row
+            .split_whitespace()
+            .filter_map(|f| f.split_once('/'))
+            .map(|(k, n)| (k.parse().unwrap(), n.parse().unwrap()))
+            .collect();
+        let (kept, _) = counts[0];
+        let bands = &counts[2..];
+        assert!(!bands.is_empty(), "{row}");
+        assert_eq!(bands.iter().map(|b| b.1).sum::<usize>(), 3, "{row}");
+        assert_eq!(bands.iter().map(|b| b.0).sum::<usize>(), kept, "{row}");
+    }
+
+    let svg = std::fs::read_to_string(&chart).unwrap();
+    assert!(svg.starts_with("<svg "), "{svg}");
+    for name in ["5 ms", "20 ms", ">all<", "a random move"] {
+        assert!(svg.contains(name), "{name} in {svg}");
     }
 
     // A label that names an illegal move is refused with the line it is on.
