@@ -23,13 +23,21 @@ export function ratingText(rating, provisional) {
   return `${rating}${provisional ? "?" : ""}`;
 }
 
+/** A day as the profile writes every date, "3 Dec", with the year when it is not this one
+ * (or `withYear`), so the graph and the game list agree. */
+function dayText(at, withYear = false) {
+  const d = new Date(at);
+  const year = withYear || d.getFullYear() !== new Date().getFullYear();
+  return d.toLocaleDateString(language(), year ? { day: "numeric", month: "short", year: "numeric" } : { day: "numeric", month: "short" });
+}
+
 /** The dates under a rating graph: the first game's, the last's and, with enough games, the
  * middle one's, each under its point (`x` of its index); one date when all fall on one day. */
 function dateTicks(points, x, y) {
   const thisYear = new Date().getFullYear();
   const years = new Set(points.map((p) => new Date(p.at).getFullYear()));
-  const format = years.size === 1 && years.has(thisYear) ? { day: "numeric", month: "short" } : { day: "numeric", month: "short", year: "2-digit" };
-  const day = (i) => new Date(points[i - 1].at).toLocaleDateString(language(), format);
+  const withYear = !(years.size === 1 && years.has(thisYear));
+  const day = (i) => dayText(points[i - 1].at, withYear);
   const n = points.length;
   const picks = day(1) === day(n) ? [[n, "end"]] : [[1, "start"], ...(n >= 5 ? [[Math.ceil(n / 2), "middle"]] : []), [n, "end"]];
   return picks.filter(([i], k) => k === 0 || day(i) !== day(picks[k - 1][0]))
@@ -67,7 +75,7 @@ function opponentText(g) {
 }
 
 function gameRow(g) {
-  const date = new Date(g.ended_at).toLocaleDateString(language());
+  const date = dayText(g.ended_at);
   const change = g.rating_before != null && g.rating_after != null ? Math.round(g.rating_after) - Math.round(g.rating_before) : null;
   const opponent = g.opponent_registered && g.opponent
     ? h("a", { href: `/@/${encodeURIComponent(g.opponent)}` }, g.opponent)
