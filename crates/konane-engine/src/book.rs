@@ -1,8 +1,12 @@
 //! What `konane solve` has proven, built into the engine: the checkpoints of the solved
 //! boards in `docs/solved/` (the expensive proofs of each run and the openings' results),
-//! so that an engine that learns them plays those boards perfectly from the first move.
+//! so that an engine that learns them plays those boards perfectly from the first move;
+//! and the tables of `konane lines` for boards too large to solve, proven positions from
+//! the engine's main lines on.
 
-use crate::solve::{CheckpointError, ProofTable};
+use konane_core::{AnyPosition, Opening};
+
+use crate::solve::{CheckpointError, Proof, ProofTable};
 
 /// One solved board's checkpoint.
 pub struct Book {
@@ -56,9 +60,72 @@ pub const SOLVED: &[Book] = &[
     },
 ];
 
+/// A table of proven positions as text, from `konane lines`: for boards of 64 squares and
+/// more, whose positions have no exact key and so no place in a checkpoint. One
+/// `position;win|loss;best move or -` a line; a line starting with `#` is a comment.
+pub struct Table {
+    /// What the table holds.
+    pub name: &'static str,
+    /// The board's rows and columns: an engine learns the table when it first meets that board.
+    pub rows: usize,
+    /// See `rows`.
+    pub cols: usize,
+    /// The table's text.
+    pub text: &'static str,
+}
+
+/// The tables of the boards too large to solve.
+pub const TABLES: &[Table] = &[Table {
+    name: "8x8 main lines",
+    rows: 8,
+    cols: 8,
+    text: include_str!(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../docs/solved/8x8-lines.txt"
+    )),
+}];
+
+/// The proven positions of a table's text, each under both opening rules (a position
+/// without an exact key keeps its rule in its key); every winning move is a legal one.
+pub fn read_table(text: &str) -> Result<Vec<(AnyPosition, Proof)>, CheckpointError> {
+    let mut out = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let bad = CheckpointError::BadTableLine(n + 1);
+        let [position, result, best] = line.split(';').collect::<Vec<_>>()[..] else {
+            return Err(bad);
+        };
+        let win = match result {
+            "win" => true,
+            "loss" => false,
+            _ => return Err(bad),
+        };
+        for opening in Opening::ALL {
+            let pos = AnyPosition::parse(position, opening).map_err(|_| bad)?;
+            let best = match (win, best) {
+                (false, "-") => None,
+                (true, m) => {
+                    let m = pos.size().parse_move(m).map_err(|_| bad)?;
+                    if !pos.legal_moves().contains(&m) {
+                        return Err(bad);
+                    }
+                    Some(m)
+                }
+                (false, _) => return Err(bad),
+            };
+            out.push((pos, Proof { win, best }));
+        }
+    }
+    Ok(out)
+}
+
 /// The built-in books of the board of `rows` x `cols` as one checkpoint of their
-/// `max_entries` most worked proofs at most (see [`ProofTable::thin`]): what a browser's
-/// engine, with its small table and download, learns. `None` when no book has that board.
+/// `max_entries` most worked proofs at most (see [`ProofTable::thin`]), or, for a board
+/// with a table only, the table's text: what a browser's engine, with its small table and
+/// download, learns ([`crate::Engine::learn`] takes both). `None` when the board has neither.
 pub fn of_board(
     rows: usize,
     cols: usize,
@@ -69,5 +136,12 @@ pub fn of_board(
         .filter(|b| (b.rows, b.cols) == (rows, cols))
         .map(|b| b.proofs)
         .collect();
-    (!books.is_empty()).then(|| ProofTable::thin(&books, max_entries))
+    if books.is_empty() {
+        // A board too large to solve: its table as it is (a few thousand positions).
+        return TABLES
+            .iter()
+            .find(|t| (t.rows, t.cols) == (rows, cols))
+            .map(|t| Ok(t.text.as_bytes().to_vec()));
+    }
+    Some(ProofTable::thin(&books, max_entries))
 }

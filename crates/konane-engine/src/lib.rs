@@ -106,6 +106,8 @@ struct Books {
     /// Built-in books not learned yet. Each is learned when its board first comes, so the
     /// table holds the board in play's proofs instead of every board's crowding each other.
     pending: Vec<&'static book::Book>,
+    /// Built-in tables of the boards too large to solve, learned the same way.
+    pending_tables: Vec<&'static book::Table>,
 }
 
 /// `m`, played in the image that `map` led to (see [`Engine::oriented`]), on the position
@@ -235,12 +237,19 @@ impl Engine {
         (best.0, best.1)
     }
 
-    /// Puts proofs from a checkpoint of `konane solve` (see [`ProofTable::checkpoint`]) into
-    /// this engine's table; returns how many fitted.
-    pub fn learn(&self, checkpoint: &[u8]) -> Result<usize, solve::CheckpointError> {
-        let n = self.proofs.load(checkpoint)?;
+    /// Puts proofs into this engine's table: a checkpoint of `konane solve` (see
+    /// [`ProofTable::checkpoint`]) or the text of a table of `konane lines` (see
+    /// [`book::Table`]); returns how many fitted (for a table, how many it holds).
+    pub fn learn(&self, proofs: &[u8]) -> Result<usize, solve::CheckpointError> {
+        let (n, sizes) = if ProofTable::is_checkpoint(proofs) {
+            (self.proofs.load(proofs)?, ProofTable::boards_in(proofs))
+        } else {
+            let text =
+                std::str::from_utf8(proofs).map_err(|_| solve::CheckpointError::NotACheckpoint)?;
+            self.learn_table(text)?
+        };
         let mut books = self.books.lock().unwrap_or_else(PoisonError::into_inner);
-        for size in ProofTable::boards_in(checkpoint) {
+        for size in sizes {
             if self.knows_opening(size) && !books.booked.contains(&size) {
                 books.booked.push(size);
             }
@@ -248,11 +257,27 @@ impl Engine {
         Ok(n)
     }
 
-    /// Learns each built-in [`book`] of solved boards when a position of its board first
-    /// comes to [`Engine::think`] or [`Engine::solve`].
+    /// Stores a table's proven positions, as the most worked proofs (a game's own proofs
+    /// never push them out); returns how many, and their boards.
+    fn learn_table(&self, text: &str) -> Result<(usize, Vec<Size>), solve::CheckpointError> {
+        let entries = book::read_table(text)?;
+        let mut sizes = Vec::new();
+        for (pos, proof) in &entries {
+            with_position!(pos, p => self.proofs.store(p, *proof, u64::MAX));
+            if !sizes.contains(&pos.size()) {
+                sizes.push(pos.size());
+            }
+        }
+        Ok((entries.len(), sizes))
+    }
+
+    /// Learns each built-in [`book`] of solved boards, and each table of the boards too
+    /// large to solve, when a position of its board first comes to [`Engine::think`] or
+    /// [`Engine::solve`].
     pub fn learn_solved(&mut self) {
         let books = self.books.get_mut().unwrap_or_else(PoisonError::into_inner);
         books.pending = book::SOLVED.iter().collect();
+        books.pending_tables = book::TABLES.iter().collect();
     }
 
     /// Learns the pending books of `size`'s board; true when the engine knows proofs of it
@@ -271,6 +296,14 @@ impl Engine {
             {
                 books.booked.push(size);
             }
+        }
+        let (now, later) = std::mem::take(&mut books.pending_tables)
+            .into_iter()
+            .partition::<Vec<_>, _>(|t| (t.rows, t.cols) == (size.rows(), size.cols()));
+        books.pending_tables = later;
+        for t in now {
+            // The built-in tables are read by a test (book.rs); a broken one teaches nothing.
+            let _ = self.learn_table(t.text);
         }
         books.booked.contains(&size)
     }

@@ -266,14 +266,20 @@ pub enum CheckpointError {
     NotACheckpoint,
     /// The length is not the header plus whole entries.
     Truncated,
+    /// This line (from 1) of a table of proven positions ([`crate::book::Table`]) is not
+    /// one: its position, result or winning move is missing or wrong.
+    BadTableLine(usize),
 }
 
 impl std::fmt::Display for CheckpointError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
-            CheckpointError::NotACheckpoint => "not a proof checkpoint",
-            CheckpointError::Truncated => "the checkpoint is cut short",
-        })
+        match self {
+            CheckpointError::NotACheckpoint => f.write_str("not a proof checkpoint"),
+            CheckpointError::Truncated => f.write_str("the checkpoint is cut short"),
+            CheckpointError::BadTableLine(n) => {
+                write!(f, "line {n} of the table is not a proven position")
+            }
+        }
     }
 }
 
@@ -309,6 +315,11 @@ impl ProofTable {
             out.extend_from_slice(&(v & ((1 << QUOTIENT_SHIFT) - 1)).to_le_bytes());
         }
         out
+    }
+
+    /// Whether `bytes` are a checkpoint (start with its header), not some other form.
+    pub fn is_checkpoint(bytes: &[u8]) -> bool {
+        bytes.starts_with(CHECKPOINT_MAGIC)
     }
 
     /// Puts the proofs of a [`ProofTable::checkpoint`] back; returns how many fitted (an

@@ -253,3 +253,126 @@ fn the_engines_solve_finds_the_book_in_every_orientation() {
         assert!(without.is_err(), "{removal}: proven without the book");
     }
 }
+
+/// The entries of each built-in table of a board too large to solve, one per position (the
+/// table gives each under both opening rules).
+fn table_entries(t: &book::Table) -> Vec<(AnyPosition, konane_engine::Proof)> {
+    let entries = book::read_table(t.text).unwrap_or_else(|e| panic!("{}: {e}", t.name));
+    entries
+        .into_iter()
+        .filter(|(pos, _)| pos.opening() == Opening::CenterOrCorner)
+        .collect()
+}
+
+/// Every entry of a table that a fresh solver settles within a small budget (those near the
+/// end of their lines) comes out the same, its winning move winning.
+#[test]
+fn a_tables_cheap_entries_prove_again_on_a_fresh_table() {
+    let stop = AtomicBool::new(false);
+    for t in book::TABLES {
+        let entries = table_entries(t);
+        assert!(
+            entries.len() > 100,
+            "{}: {} positions",
+            t.name,
+            entries.len()
+        );
+        let fresh = engine();
+        let mut again = 0;
+        for (pos, proof) in &entries {
+            let Ok(p) = fresh.solve(pos, 200_000, &stop).0 else {
+                continue;
+            };
+            again += 1;
+            assert_eq!(p.win, proof.win, "{}: {pos}", t.name);
+            if let Some(best) = proof.best {
+                let mut after = *pos;
+                after.play(best).unwrap();
+                if let Ok(reply) = fresh.solve(&after, 200_000, &stop).0 {
+                    assert!(!reply.win, "{}: {pos}: the table's move loses", t.name);
+                }
+            }
+        }
+        assert!(
+            again * 3 >= entries.len(),
+            "{}: only {again} of {} proven again",
+            t.name,
+            entries.len()
+        );
+    }
+}
+
+/// On a board too large to solve, the engine with its table plays every won position of the
+/// table as a proven win at once, in every orientation, where the same budget without the
+/// table proves few of them: the engine's main lines and every answer to their lost
+/// positions.
+#[test]
+fn with_the_table_the_engine_plays_the_main_lines_and_every_deviation_as_proven() {
+    for t in book::TABLES {
+        let mut booked = engine();
+        booked.learn_solved();
+        let plain = engine();
+        let (mut won, mut without) = (0, 0);
+        for pos in table_entries(t)
+            .into_iter()
+            .filter(|(_, p)| p.win)
+            .map(|(pos, _)| pos)
+        {
+            won += 1;
+            let AnyPosition::Small(p) = pos else {
+                panic!("8x8 fits in 64 bits")
+            };
+            for map in symmetries(pos.size()) {
+                let Some(image) = image_of(&p, &map) else {
+                    continue;
+                };
+                let image = AnyPosition::Small(image);
+                let r = booked.think(&image, limits(2_000), true, &Frozen, &mut |_| {});
+                assert!(r.proof, "{}: {image} is no proven win", t.name);
+            }
+            let r = plain.think(&pos, limits(2_000), true, &Frozen, &mut |_| {});
+            without += usize::from(r.proof);
+        }
+        assert!(won > 50, "{}: {won} won positions", t.name);
+        assert!(
+            without * 2 < won,
+            "{}: {without} of {won} proven without the table",
+            t.name
+        );
+    }
+}
+
+/// The accuracy benchmark (data/accuracy-8x8.txt, docs/strength.md) measures the engine
+/// with its books and tables learned: none of its positions may be in one, in any
+/// orientation, or the engine would be reading the answers.
+#[test]
+fn no_book_or_table_holds_a_position_of_the_accuracy_benchmark() {
+    use konane_engine::symmetry::canonical_key;
+    let benchmark = include_str!(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../data/accuracy-8x8.txt"
+    ));
+    let positions: Vec<AnyPosition> = benchmark
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| AnyPosition::parse(l.split(';').next().unwrap(), Opening::CenterOrCorner).unwrap())
+        .collect();
+    assert!(positions.len() >= 40);
+    let known: std::collections::HashSet<String> = book::TABLES
+        .iter()
+        .flat_map(table_entries)
+        .map(|(pos, _)| canonical_key(&pos))
+        .collect();
+    assert!(!known.is_empty());
+    for pos in &positions {
+        assert!(!known.contains(&canonical_key(pos)), "{pos} is in a table");
+    }
+    // The 8x8 books (none yet: 8x8 has no exact keys) would hold them in their checkpoints.
+    let table = ProofTable::new(64);
+    for b in book::SOLVED.iter().filter(|b| (b.rows, b.cols) == (8, 8)) {
+        table.load(b.proofs).unwrap();
+    }
+    for pos in &positions {
+        konane_core::with_position!(pos, p => assert!(table.probe(p).is_none(), "{pos}"));
+    }
+}

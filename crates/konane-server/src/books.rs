@@ -2,6 +2,7 @@
 //! books, `konane_engine::book`), for the engine in the browser to learn, so that the
 //! analysis board and the computer offline know the solved boards' results from the first
 //! move. Thinned to the most worked proofs: the browser's solver finds the rest below them.
+//! A board too large to solve sends its table of `konane lines` (text) instead.
 
 use std::sync::LazyLock;
 
@@ -29,11 +30,13 @@ struct BoardBook {
     tag: String,
 }
 
-/// The boards of the built-in books, each once.
+/// The boards of the built-in books and tables, each once.
 fn booked() -> Vec<Size> {
     let mut sizes: Vec<Size> = book::SOLVED
         .iter()
-        .filter_map(|b| Size::new(b.rows, b.cols).ok())
+        .map(|b| (b.rows, b.cols))
+        .chain(book::TABLES.iter().map(|t| (t.rows, t.cols)))
+        .filter_map(|(rows, cols)| Size::new(rows, cols).ok())
         .collect();
     sizes.sort_by_key(|s| (s.rows(), s.cols()));
     sizes.dedup();
@@ -85,8 +88,9 @@ async fn index() -> Json<BooksView> {
     })
 }
 
-/// `GET /api/books/{size}`: the board's proofs as a checkpoint (`application/octet-stream`),
-/// 404 `not_found` for a board nobody has solved.
+/// `GET /api/books/{size}`: the board's proofs as a checkpoint, or its table's text
+/// (`application/octet-stream` both: the browser hands the bytes to its engine as they
+/// are), 404 `not_found` for a board with neither.
 async fn board(Path(size): Path<String>, request: HeaderMap) -> Result<Response, ApiError> {
     let size: Size = size
         .parse()

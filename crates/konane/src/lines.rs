@@ -13,11 +13,13 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
-use anyhow::{Result, anyhow};
+use anyhow::{Context, Result, anyhow};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use konane_core::{AnyPosition, Color, Game, Move, Size, with_position};
-use konane_engine::{Engine, EngineConfig, Frozen, Limits, ProofNumberSearch, ProofTable, Solver};
+use konane_engine::{
+    Engine, EngineConfig, Frozen, Limits, Proof, ProofNumberSearch, ProofTable, Solver,
+};
 
 use crate::cli::RuleArg;
 use crate::solve::{CHECKPOINT_EVERY, CHECKPOINT_MIN_WORK, Checkpoint, Job, Plan, ResumeLog, say};
@@ -49,6 +51,11 @@ pub struct LinesArgs {
     /// Keep the table's expensive proofs in this file, load them when run again.
     #[arg(long)]
     checkpoint: Option<PathBuf>,
+    /// Write the table the engine learns (`konane_engine::book`) into this file: every
+    /// proven position of the lines, and every answer to a position lost for the side to
+    /// move, with its winning move.
+    #[arg(long)]
+    book: Option<PathBuf>,
 }
 
 /// One main line: an opening row and the engine's game from it.
@@ -90,7 +97,7 @@ pub fn run(args: LinesArgs, threads: usize) -> Result<()> {
     bar.set_style(ProgressStyle::with_template(
         "{spinner} playing the lines [{bar:30}] {pos}/{len}, {elapsed}",
     )?);
-    for (j, _) in plan.jobs.iter().enumerate() {
+    for j in 0..plan.jobs.len() {
         // The first row of each distinct position stands for its mirror images.
         let Some(row) = plan.rows.iter().find(|r| r.job == Some(j)) else {
             continue;
@@ -149,19 +156,21 @@ pub fn run(args: LinesArgs, threads: usize) -> Result<()> {
             });
         }
     });
-    walk.bar.finish_and_clear();
-    if let Some(c) = &checkpoint {
-        c.save(&table)?;
-    }
-    let jobs = walk
-        .jobs
-        .into_inner()
-        .map_err(|_| anyhow!("a solver thread panicked"))?;
+    let panicked = || anyhow!("a solver thread panicked");
+    let jobs = walk.jobs.lock().map_err(|_| panicked())?.clone();
     let reaches = reaches
         .into_iter()
         .map(|r| r.into_inner().ok().flatten())
         .collect::<Option<Vec<_>>>()
-        .ok_or_else(|| anyhow!("a solver thread panicked"))?;
+        .ok_or_else(panicked)?;
+    if let Some(path) = &args.book {
+        let text = book_text(&start, &lines, &reaches, &jobs, &walk);
+        std::fs::write(path, text).with_context(|| format!("writing {}", path.display()))?;
+    }
+    walk.bar.finish_and_clear();
+    if let Some(c) = &checkpoint {
+        c.save(&table)?;
+    }
     report(&start, &lines, &reaches, &jobs);
     let nodes = walk.nodes.load(Ordering::Relaxed);
     let secs = began.elapsed().as_secs_f64();
@@ -306,6 +315,54 @@ impl Walk<'_> {
         }
         job
     }
+}
+
+/// The book of the lines (see [`konane_engine::book::Table`]): a comment saying what it is,
+/// then `position;win|loss;best move or -` for each proven position of a line and each
+/// position after a move from a lost one (each a win for the side to move, proven by the
+/// walk or now, within the node limit; one that needs more is left out).
+fn book_text(
+    start: &AnyPosition,
+    lines: &[Line],
+    reaches: &[Reach],
+    jobs: &[Job],
+    walk: &Walk,
+) -> String {
+    let mut text = format!(
+        "# Konane {}: the engine's main lines proven from their end back (konane lines), and\n\
+         # every answer to their lost positions. position;win|loss;best move or -\n",
+        start.size()
+    );
+    let mut seen = std::collections::HashSet::new();
+    let mut add = |pos: &AnyPosition, proof: Proof| {
+        if seen.insert(pos.to_string()) {
+            let best = proof.best.map_or("-".to_string(), |m| pos.move_text(m));
+            let result = if proof.win { "win" } else { "loss" };
+            text.push_str(&format!("{pos};{result};{best}\n"));
+        }
+    };
+    for (line, reach) in lines.iter().zip(reaches) {
+        let Some(from) = reach.from else { continue };
+        for &j in &line.jobs[from..] {
+            let Some(proof) = jobs[j].proof else { continue };
+            add(&jobs[j].position, proof);
+            if proof.win {
+                continue;
+            }
+            for m in jobs[j].position.legal_moves() {
+                let mut after = jobs[j].position;
+                if after.play(m).is_err() {
+                    continue;
+                }
+                let known = with_position!(&after, p => walk.table.probe(p));
+                let proof = known.or_else(|| walk.prove(Job::new(after)).proof);
+                if let Some(proof) = proof {
+                    add(&after, proof);
+                }
+            }
+        }
+    }
+    text
 }
 
 /// Who wins a position whose side to move wins (`win`) or loses.

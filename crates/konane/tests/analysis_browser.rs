@@ -302,6 +302,15 @@ async fn the_analysis_board_knows_the_solved_boards() {
         }
         pos
     };
+    // 8x8's table: the earliest won position of the engine's main lines (the most stones).
+    let (line_pos, line_proof) =
+        konane_engine::book::read_table(konane_engine::book::TABLES[0].text)
+            .unwrap()
+            .into_iter()
+            .filter(|(p, proof)| proof.win && p.opening() == Opening::CenterOrCorner)
+            .max_by_key(|(p, _)| p.to_string().matches(['b', 'w']).count())
+            .unwrap();
+    let line_move = line_pos.move_text(line_proof.best.unwrap());
     for (pos, opening, winning) in [
         (after("7x7", Opening::Center, &[]), "center", "d4"),
         (
@@ -309,6 +318,7 @@ async fn the_analysis_board_knows_the_solved_boards() {
             "center-or-corner",
             "e3",
         ),
+        (line_pos, "center-or-corner", line_move.as_str()),
     ] {
         let url = reqwest::Url::parse_with_params(
             &format!("{}/analysis", rig.base),
