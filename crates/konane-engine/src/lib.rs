@@ -101,7 +101,7 @@ pub struct Engine {
 struct Books {
     /// Boards whose opening tables the learned checkpoints prove: there the solver gets a
     /// thinned-out board's share of the time even on a crowded board, as a proof is near.
-    /// (A checkpoint of later positions only, such as 8x8's main lines, leaves the board out.)
+    /// (A table of later positions only, such as 8x8's main lines, leaves the board out.)
     booked: Vec<Size>,
     /// Built-in books not learned yet. Each is learned when its board first comes, so the
     /// table holds the board in play's proofs instead of every board's crowding each other.
@@ -239,7 +239,8 @@ impl Engine {
 
     /// Puts proofs into this engine's table: a checkpoint of `konane solve` (see
     /// [`ProofTable::checkpoint`]) or the text of a table of `konane lines` (see
-    /// [`book::Table`]); returns how many fitted (for a table, how many it holds).
+    /// [`book::Table`]); returns how many fitted (a table's positions count once for each
+    /// opening rule, as they are stored under both).
     pub fn learn(&self, proofs: &[u8]) -> Result<usize, solve::CheckpointError> {
         let (n, sizes) = if ProofTable::is_checkpoint(proofs) {
             (self.proofs.load(proofs)?, ProofTable::boards_in(proofs))
@@ -280,8 +281,8 @@ impl Engine {
         books.pending_tables = book::TABLES.iter().collect();
     }
 
-    /// Learns the pending books of `size`'s board; true when the engine knows proofs of it
-    /// from a checkpoint.
+    /// Learns the pending books and tables of `size`'s board; true when their proofs settle
+    /// the board's opening table (see [`Engine::knows_opening`]).
     fn open_book(&self, size: Size) -> bool {
         let mut books = self.books.lock().unwrap_or_else(PoisonError::into_inner);
         let (now, later) = std::mem::take(&mut books.pending)
@@ -310,7 +311,7 @@ impl Engine {
 
     /// Whether the table proves a position of `size`'s opening table under either rule: the
     /// initial position, or one after the first removal or after White's reply. Only a run
-    /// that settled the openings leaves such proofs (a checkpoint of later positions, such as
+    /// that settled the openings leaves such proofs (a table of later positions, such as
     /// 8x8's main lines, does not), and then proofs are near from the first move.
     fn knows_opening(&self, size: Size) -> bool {
         Opening::ALL

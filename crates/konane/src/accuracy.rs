@@ -212,8 +212,8 @@ fn label(args: &LabelArgs) -> Result<()> {
         bar.set_message(status);
         // The game's positions are proven from its end back first: each proof then finds
         // the next position's in the table, and the target is reached for a fraction of a
-        // cold solve's nodes (an 8x8 game's line from ply 19 within 20 M nodes a position,
-        // docs/solved.md).
+        // cold solve's nodes (so `konane lines` reaches ply 17-21 of 8x8's main lines
+        // within 500 M nodes a position, docs/solved.md).
         let later = positions[target + 1..]
             .iter()
             .rev()
@@ -305,7 +305,7 @@ fn measure(file: &Path, times: &[u64], svg: Option<&Path>) -> Result<()> {
     let mut bands: Vec<usize> = positions.iter().map(|l| band(l.ply)).collect();
     bands.sort_unstable();
     bands.dedup();
-    let band_name = |b: usize| format!("{b}-{}", (b + 3).min(hi));
+    let band_name = |b: usize| format!("{}-{}", b.max(lo), (b + 3).min(hi));
     print!(
         "{:>8} {:>14} {:>8} {:>22}",
         "think", "kept the win", "share", "where half or fewer win"
@@ -316,8 +316,9 @@ fn measure(file: &Path, times: &[u64], svg: Option<&Path>) -> Result<()> {
     println!();
     let mut chart = BarChart {
         title: format!(
-            "Wins kept on {} 8x8 positions of {}, by ply",
+            "Wins kept on {} {} positions of {}, by ply",
             positions.len(),
+            positions[0].position.size(),
             file.file_name()
                 .map_or(String::new(), |n| n.to_string_lossy().into_owned())
         ),
