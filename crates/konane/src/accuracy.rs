@@ -324,8 +324,11 @@ fn measure(file: &Path, times: &[u64], svg: Option<&Path>) -> Result<()> {
         ),
         groups: bands
             .iter()
-            .map(|&b| format!("plies {}", band_name(b)))
-            .chain(["all".to_string()])
+            .map(|&b| {
+                let n = positions.iter().filter(|l| band(l.ply) == b).count();
+                format!("plies {} ({n})", band_name(b))
+            })
+            .chain([format!("all ({})", positions.len())])
             .collect(),
         series: Vec::new(),
         baseline: Some((

@@ -112,7 +112,7 @@ fn labels_name_exactly_the_winning_moves_and_the_measure_reads_them() {
 
     let svg = std::fs::read_to_string(&chart).unwrap();
     assert!(svg.starts_with("<svg "), "{svg}");
-    for name in ["5 ms", "20 ms", ">all<", "a random move"] {
+    for name in ["5 ms", "20 ms", ">all (3)<", "a random move"] {
         assert!(svg.contains(name), "{name} in {svg}");
     }
 
