@@ -48,7 +48,8 @@ pub struct LinesArgs {
     /// Keep each position's result in this file and skip it when run again.
     #[arg(long)]
     resume: Option<PathBuf>,
-    /// Keep the table's expensive proofs in this file, load them when run again.
+    /// Keep the table's expensive proofs in this file, load them when run again (boards
+    /// under 64 squares: a position of 64 has no exact key, and a checkpoint keeps only those).
     #[arg(long)]
     checkpoint: Option<PathBuf>,
     /// Write the table the engine learns (`konane_engine::book`) into this file: every
