@@ -376,3 +376,41 @@ fn no_book_or_table_holds_a_position_of_the_accuracy_benchmark() {
         konane_core::with_position!(pos, p => assert!(table.probe(p).is_none(), "{pos}"));
     }
 }
+
+proptest::proptest! {
+    /// Whatever the bytes a browser's engine is handed, reading them as a table never
+    /// panics, and a damaged line of the built-in table is refused with its number or reads
+    /// as a proven position whose winning move is legal.
+    #[test]
+    fn a_damaged_table_is_refused_by_line_or_reads(
+        line_index in 0usize..10_000,
+        index in 0usize..400,
+        byte in proptest::prelude::any::<u8>(),
+        junk in ".{0,200}",
+    ) {
+        let _ = book::read_table(&junk);
+        let text = book::TABLES[0].text;
+        let lines: Vec<&str> = text.lines().collect();
+        let n = line_index % lines.len();
+        let mut bytes = lines[n].as_bytes().to_vec();
+        if bytes.is_empty() {
+            return Ok(());
+        }
+        let i = index % bytes.len();
+        bytes[i] = byte;
+        let Ok(damaged) = String::from_utf8(bytes) else {
+            return Ok(());
+        };
+        match book::read_table(&damaged) {
+            Err(e) => proptest::prop_assert_eq!(e, konane_engine::solve::CheckpointError::BadTableLine(1)),
+            Ok(entries) => {
+                for (pos, proof) in entries {
+                    proptest::prop_assert_eq!(proof.win, proof.best.is_some());
+                    if let Some(m) = proof.best {
+                        proptest::prop_assert!(pos.legal_moves().contains(&m));
+                    }
+                }
+            }
+        }
+    }
+}
