@@ -125,17 +125,21 @@ export class Board {
     // Inset by half the frame's stroke: a rect on the viewBox's edge loses the outer half
     // of its stroke, and its rounded corners look cut off.
     el("rect", { x: 2, y: 2, width: width - 4, height: height - 4, rx: 14, class: "papamu", "aria-hidden": "true" }, svg);
+    // A large board is drawn smaller, so its letters grow with it, as far as the margin allows.
+    const size = 20 * Math.min(1.3, Math.max(1, Math.max(rows, cols) / 10));
+    const coord = { class: "coord", "text-anchor": "middle", "font-size": size };
+    const baseline = size * 0.35;
     const coords = el("g", { "aria-hidden": "true" }, svg);
     for (let sc = 0; sc < cols; sc++) {
       const file = this.nameAt(0, sc).charAt(0);
-      for (const y of [MARGIN / 2 + 7, height - MARGIN / 2 + 7]) {
-        el("text", { x: MARGIN + sc * CELL + CELL / 2, y, class: "coord", "text-anchor": "middle" }, coords).textContent = file;
+      for (const y of [MARGIN / 2 + baseline, height - MARGIN / 2 + baseline]) {
+        el("text", { ...coord, x: MARGIN + sc * CELL + CELL / 2, y }, coords).textContent = file;
       }
     }
     for (let sr = 0; sr < rows; sr++) {
       const rank = this.nameAt(sr, 0).slice(1);
       for (const x of [MARGIN / 2, width - MARGIN / 2]) {
-        el("text", { x, y: MARGIN + sr * CELL + CELL / 2 + 7, class: "coord", "text-anchor": "middle" }, coords).textContent = rank;
+        el("text", { ...coord, x, y: MARGIN + sr * CELL + CELL / 2 + baseline }, coords).textContent = rank;
       }
     }
     const names = [];

@@ -69,7 +69,8 @@ export function drawBanner() {
     document.getElementById("top").after(banner);
   }
   banner.hidden = !offline;
-  banner.textContent = offline ? t("offline.banner") : "";
+  // Bold only the news, so the list of what still works reads as the aside it is.
+  banner.replaceChildren(...(offline ? [h("strong", {}, `${t("offline.title")}.`), " ", t("offline.banner")] : []));
 }
 
 /** A screen that needs the server, offline: what to do instead. */
