@@ -60,9 +60,11 @@ pub const SOLVED: &[Book] = &[
     },
 ];
 
-/// A table of proven positions as text, from `konane lines`: for boards of 64 squares and
-/// more, whose positions have no exact key and so no place in a checkpoint. One
-/// `position;win|loss;best move or -` a line; a line starting with `#` is a comment.
+/// A table of proven positions as text, from `konane lines`: the positions of a board too
+/// large to solve that the engine's main lines meet (tens of KB, where a checkpoint of the
+/// run's expensive proofs is ten times more, and on 64 squares and more, without exact
+/// keys, empty). One `position;win|loss;best move or -` a line; a line starting with `#` is
+/// a comment.
 pub struct Table {
     /// What the table holds.
     pub name: &'static str,
@@ -75,15 +77,26 @@ pub struct Table {
 }
 
 /// The tables of the boards too large to solve.
-pub const TABLES: &[Table] = &[Table {
-    name: "8x8 main lines",
-    rows: 8,
-    cols: 8,
-    text: include_str!(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../docs/solved/8x8-lines.txt"
-    )),
-}];
+pub const TABLES: &[Table] = &[
+    Table {
+        name: "8x8 main lines",
+        rows: 8,
+        cols: 8,
+        text: include_str!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../docs/solved/8x8-lines.txt"
+        )),
+    },
+    Table {
+        name: "7x8 main lines",
+        rows: 7,
+        cols: 8,
+        text: include_str!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../docs/solved/7x8-lines.txt"
+        )),
+    },
+];
 
 /// The proven positions of a table's text, each under both opening rules (a position
 /// without an exact key keeps its rule in its key); every winning move is a legal one.

@@ -12,13 +12,11 @@ async fn a_solved_boards_book_proves_its_opening_in_a_browsers_engine() {
     let s = start().await;
     let (status, index) = s.json("/api/books").await;
     assert_eq!(status, StatusCode::OK);
-    let mut boards: Vec<String> = book::SOLVED
-        .iter()
-        .map(|b| format!("{}x{}", b.rows, b.cols))
-        .collect();
-    boards.dedup();
-    boards.push("8x8".into());
-    assert_eq!(index["boards"], serde_json::json!(boards));
+    // The solved boards' checkpoints and the tables of 7x8 and 8x8, each board once.
+    assert_eq!(
+        index["boards"],
+        serde_json::json!(["6x7", "6x8", "7x7", "7x8", "8x8"])
+    );
 
     let r = s.client.get(s.url("/api/books/7x7")).send().await.unwrap();
     assert_eq!(r.status(), StatusCode::OK);
@@ -64,41 +62,54 @@ async fn a_solved_boards_book_proves_its_opening_in_a_browsers_engine() {
     assert!(!r.proof, "nothing proven without the book");
 }
 
-/// 8x8, too large to solve, sends its table of the engine's main lines, which a browser's
-/// engine learns as it is: the table's hardest won position is then a proven win at once.
+/// 7x8 and 8x8, too large to solve, send their tables of the engine's main lines, which a
+/// browser's engine learns as they are: a table's hardest won position is then a proven
+/// win at once.
 #[tokio::test]
 async fn a_board_too_large_to_solve_sends_its_table() {
     let s = start().await;
-    let r = s.client.get(s.url("/api/books/8x8")).send().await.unwrap();
-    assert_eq!(r.status(), StatusCode::OK);
-    let table = r.bytes().await.unwrap();
-    let text = std::str::from_utf8(&table).unwrap();
-    let entries = book::read_table(text).unwrap();
-    assert!(entries.len() > 100);
-    let engine = Engine::new(EngineConfig {
-        hash_mb: 32,
-        proof_mb: 32,
-        ..EngineConfig::default()
-    });
-    assert_eq!(engine.learn(&table).unwrap(), entries.len());
-    let limits = Limits {
-        depth: None,
-        nodes: Some(2_000),
-        time_ms: None,
-    };
-    // The won position with the most stones: the earliest of the lines.
-    let (pos, _) = entries
-        .iter()
-        .filter(|(_, p)| p.win)
-        .max_by_key(|(pos, _)| pos.to_string().matches(['b', 'w']).count())
-        .unwrap();
-    let r = engine.think(pos, limits, true, &Frozen, &mut |_| {});
-    assert!(r.proof, "{pos}: proven with the table");
-    let r = Engine::new(EngineConfig::default()).think(pos, limits, true, &Frozen, &mut |_| {});
-    assert!(!r.proof, "{pos}: proven without the table");
-    // Bytes that are neither a checkpoint nor a table teach nothing.
-    assert!(engine.learn(b"\xff\xfe").is_err());
-    assert!(engine.learn(b"not a table").is_err());
+    for size in ["7x8", "8x8"] {
+        let r = s
+            .client
+            .get(s.url(&format!("/api/books/{size}")))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.status(), StatusCode::OK, "{size}");
+        let table = r.bytes().await.unwrap();
+        let text = std::str::from_utf8(&table).unwrap();
+        let entries = book::read_table(text).unwrap();
+        assert!(entries.len() > 100, "{size}");
+        assert!(
+            entries
+                .iter()
+                .all(|(pos, _)| pos.size().to_string() == size)
+        );
+        let engine = Engine::new(EngineConfig {
+            hash_mb: 32,
+            proof_mb: 32,
+            ..EngineConfig::default()
+        });
+        assert_eq!(engine.learn(&table).unwrap(), entries.len());
+        let limits = Limits {
+            depth: None,
+            nodes: Some(2_000),
+            time_ms: None,
+        };
+        // The won position with the most stones: the earliest of the lines.
+        let (pos, _) = entries
+            .iter()
+            .filter(|(_, p)| p.win)
+            .max_by_key(|(pos, _)| pos.to_string().matches(['b', 'w']).count())
+            .unwrap();
+        let r = engine.think(pos, limits, true, &Frozen, &mut |_| {});
+        assert!(r.proof, "{pos}: proven with the table");
+        let r = Engine::new(EngineConfig::default()).think(pos, limits, true, &Frozen, &mut |_| {});
+        assert!(!r.proof, "{pos}: proven without the table");
+        // Bytes that are neither a checkpoint nor a table teach nothing.
+        assert!(engine.learn(b"\xff\xfe").is_err());
+        assert!(engine.learn(b"not a table").is_err());
+    }
 }
 
 #[tokio::test]

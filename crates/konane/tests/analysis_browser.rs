@@ -302,24 +302,33 @@ async fn the_analysis_board_knows_the_solved_boards() {
         }
         pos
     };
-    // 8x8's table: the earliest won position of the engine's main lines (the most stones).
-    let (line_pos, line_proof) =
-        konane_engine::book::read_table(konane_engine::book::TABLES[0].text)
-            .unwrap()
-            .into_iter()
-            .filter(|(p, proof)| proof.win && p.opening() == Opening::CenterOrCorner)
-            .max_by_key(|(p, _)| p.to_string().matches(['b', 'w']).count())
-            .unwrap();
-    let line_move = line_pos.move_text(line_proof.best.unwrap());
-    for (pos, opening, winning) in [
+    // Each table of a board too large to solve (7x8, 8x8): the earliest won position of the
+    // engine's main lines (the most stones).
+    let lines: Vec<(AnyPosition, String)> = konane_engine::book::TABLES
+        .iter()
+        .map(|t| {
+            let (pos, proof) = konane_engine::book::read_table(t.text)
+                .unwrap()
+                .into_iter()
+                .filter(|(p, proof)| proof.win && p.opening() == Opening::CenterOrCorner)
+                .max_by_key(|(p, _)| p.to_string().matches(['b', 'w']).count())
+                .unwrap();
+            let best = pos.move_text(proof.best.unwrap());
+            (pos, best)
+        })
+        .collect();
+    let solved = [
         (after("7x7", Opening::Center, &[]), "center", "d4"),
         (
             after("6x8", Opening::CenterOrCorner, &["d3"]),
             "center-or-corner",
             "e3",
         ),
-        (line_pos, "center-or-corner", line_move.as_str()),
-    ] {
+    ];
+    let tables = lines
+        .iter()
+        .map(|(pos, best)| (*pos, "center-or-corner", best.as_str()));
+    for (pos, opening, winning) in solved.into_iter().chain(tables) {
         let url = reqwest::Url::parse_with_params(
             &format!("{}/analysis", rig.base),
             [("position", pos.to_string()), ("opening", opening.into())],
