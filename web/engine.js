@@ -6,8 +6,9 @@ let compiled = null;
 let bookIndex = null;
 const bookFetches = new Map();
 
-// What `konane solve` proved on a board (GET /api/books/{size}): fetched once a page, for
-// the boards the server lists, and learned by every worker. Offline there is none.
+// What `konane solve` or `konane lines` proved on a board (GET /api/books/{size}): fetched
+// once a page, for the boards the server lists, and learned by every worker. Offline there
+// is none.
 function bookOf(size) {
   // 204: offline, and the service worker kept no copy (web/sw.js).
   bookIndex ??= fetch("/api/books").then((r) => (r.status === 200 ? r.json() : { boards: [] })).catch(() => ({ boards: [] }));

@@ -70,8 +70,9 @@ pub extern "C" fn konane_call() -> usize {
     len
 }
 
-/// Learns the proofs of the checkpoint in the input buffer (a board's books, from
-/// `/api/books/{size}`); returns how many fitted, or -1 when the bytes are no checkpoint.
+/// Learns the proofs in the input buffer, a checkpoint of a board's books or the text of a
+/// board's table (from `/api/books/{size}`); returns how many fitted, or -1 when the bytes
+/// are neither.
 #[unsafe(no_mangle)]
 pub extern "C" fn konane_learn() -> i32 {
     let bytes = INPUT.take();

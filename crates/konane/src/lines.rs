@@ -48,8 +48,9 @@ pub struct LinesArgs {
     /// Keep each position's result in this file and skip it when run again.
     #[arg(long)]
     resume: Option<PathBuf>,
-    /// Keep the table's expensive proofs in this file, load them when run again (boards
-    /// under 64 squares: a position of 64 has no exact key, and a checkpoint keeps only those).
+    /// Keep the table's expensive proofs in this file, load them when run again (a checkpoint
+    /// keeps exact keys only: fewer squares than 30 and the table's index bits, so 7x8 from
+    /// 2,048 MiB on; a position of 64 squares has none).
     #[arg(long)]
     checkpoint: Option<PathBuf>,
     /// Write the table the engine learns (`konane_engine::book`) into this file: every
@@ -128,6 +129,9 @@ pub fn run(args: LinesArgs, threads: usize) -> Result<()> {
     if let Some(c) = &checkpoint {
         c.load(&table, "", "proofs")?;
     }
+    if let Some(path) = args.resume.as_deref() {
+        learn_logged(path, &start, &table)?;
+    }
     let began = Instant::now();
     let walk = Walk {
         table: &table,
@@ -164,14 +168,16 @@ pub fn run(args: LinesArgs, threads: usize) -> Result<()> {
         .map(|r| r.into_inner().ok().flatten())
         .collect::<Option<Vec<_>>>()
         .ok_or_else(panicked)?;
-    if let Some(path) = &args.book {
-        let text = book_text(&start, &lines, &reaches, &jobs, &walk);
-        std::fs::write(path, text).with_context(|| format!("writing {}", path.display()))?;
-    }
+    let book = args
+        .book
+        .as_ref()
+        .map(|path| (path, book_text(&start, &lines, &reaches, &jobs, &walk)));
     walk.bar.finish_and_clear();
-    if let Some(c) = &checkpoint {
-        c.save(&table)?;
-    }
+    // Hours of work are in each of these: neither's failure may cost the other or the report.
+    let saved = checkpoint.as_ref().map_or(Ok(()), |c| c.save(&table));
+    let written = book.map_or(Ok(()), |(path, text)| {
+        std::fs::write(path, text).with_context(|| format!("writing {}", path.display()))
+    });
     report(&start, &lines, &reaches, &jobs);
     let nodes = walk.nodes.load(Ordering::Relaxed);
     let secs = began.elapsed().as_secs_f64();
@@ -179,6 +185,40 @@ pub fn run(args: LinesArgs, threads: usize) -> Result<()> {
         "{nodes} nodes in {secs:.2} s ({:.1} M nodes/s)",
         nodes as f64 / secs.max(1e-9) / 1e6
     );
+    saved?;
+    written
+}
+
+/// Stores every position the resume log at `path` holds proven: the answers to lost
+/// positions that `--book` proved are no job of the walk's, and without this a run again
+/// would prove (and log) them again.
+fn learn_logged(path: &std::path::Path, start: &AnyPosition, table: &ProofTable) -> Result<()> {
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    for (n, line) in text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+    {
+        let bad = || anyhow!("{} line {}: not a solve result", path.display(), n + 1);
+        let [position, result, best, ..] = line.split(';').collect::<Vec<_>>()[..] else {
+            return Err(bad());
+        };
+        let win = match result {
+            "win" => true,
+            "loss" => false,
+            _ => continue,
+        };
+        let pos = AnyPosition::parse(position, start.opening()).map_err(|_| bad())?;
+        if pos.size() != start.size() {
+            return Err(bad());
+        }
+        let best = match best {
+            "-" => None,
+            m => Some(pos.size().parse_move(m).map_err(|_| bad())?),
+        };
+        with_position!(&pos, p => table.store(p, Proof { win, best }, u64::MAX));
+    }
     Ok(())
 }
 
@@ -274,7 +314,12 @@ impl Walk<'_> {
         let mut solver =
             Solver::new(self.table, &stop, self.node_limit).with_proof_numbers(self.search);
         job.proof = with_position!(&job.position, p => solver.solve(p)).ok();
-        job.nodes += solver.nodes();
+        // An open position keeps its largest attempt, not their sum: the walk skips it only
+        // under a limit no larger than one that has failed.
+        job.nodes = match job.proof {
+            Some(_) => job.nodes + solver.nodes(),
+            None => job.nodes.max(solver.nodes()),
+        };
         job.secs += began.elapsed().as_secs_f64();
         let total = self.nodes.fetch_add(solver.nodes(), Ordering::Relaxed) + solver.nodes();
         self.bar.set_message(format!(
@@ -335,6 +380,7 @@ fn book_text(
         start.size()
     );
     let mut seen = std::collections::HashSet::new();
+    let mut left_out = 0;
     let mut add = |pos: &AnyPosition, proof: Proof| {
         if seen.insert(pos.to_string()) {
             let best = proof.best.map_or("-".to_string(), |m| pos.move_text(m));
@@ -356,12 +402,24 @@ fn book_text(
                     continue;
                 }
                 let known = with_position!(&after, p => walk.table.probe(p));
-                let proof = known.or_else(|| walk.prove(Job::new(after)).proof);
-                if let Some(proof) = proof {
-                    add(&after, proof);
+                match known.or_else(|| walk.prove(Job::new(after)).proof) {
+                    Some(proof) => {
+                        // Part of the book as the lines are, so the checkpoint keeps it too.
+                        with_position!(&after, p => walk.table.store(p, proof, u64::MAX));
+                        add(&after, proof);
+                    }
+                    None => left_out += 1,
                 }
             }
         }
+    }
+    if left_out > 0 {
+        say(
+            &walk.bar,
+            &format!(
+                "{left_out} answers to lost positions needed more than the node limit and are not in the book"
+            ),
+        );
     }
     text
 }

@@ -285,8 +285,9 @@ async fn the_analysis_board_names_a_winning_move() {
 
 /// The browser's engine learns what `konane solve` proved (GET /api/books/{size}): at the
 /// start of 7x7 (center rule) and after Black's d3 on 6x8, positions its solver alone could
-/// not prove in hours, the board shows the proven winner and a winning move at once, in
-/// the book's orientation and in another (d3 is e4 under a half turn).
+/// not prove in hours, and at the earliest won position of the 7x8 and 8x8 tables, the board
+/// shows the proven winner and a winning move at once, in the book's orientation and in
+/// another (d3 is e4 under a half turn).
 #[tokio::test]
 async fn the_analysis_board_knows_the_solved_boards() {
     if !browsers_present() {

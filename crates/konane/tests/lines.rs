@@ -1,13 +1,14 @@
 //! `konane lines`: every result it writes is what a fresh solve proves, a line's proven part
 //! reaches back without a gap to where the node limit stopped it, its checkpoint holds the
-//! line, and a run resumed with a larger limit ends where an unbroken run does.
+//! line, its book holds every answer to a lost position, a run again tries nothing new,
+//! and a run resumed with a larger limit ends where an unbroken run does.
 
 use std::path::Path;
 use std::process::{Command, Output};
 use std::sync::atomic::AtomicBool;
 
 use konane_core::{AnyPosition, Opening, with_position};
-use konane_engine::{ProofTable, Solver};
+use konane_engine::{ProofTable, Solver, book};
 
 fn konane(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_konane"))
@@ -25,10 +26,12 @@ fn wins(pos: &AnyPosition) -> bool {
         .win
 }
 
-/// A run on 5x6 whose lines are proven within `node_limit` nodes a position; its table and
-/// lines (the output from the table's head, without the last line, which has the time).
+/// A run on 5x6 whose lines are proven within `node_limit` nodes a position, its book
+/// written to `{log}.book`; its table and lines (the output from the table's head, without
+/// the last line, which has the time).
 fn lines(dir: &Path, node_limit: u64, log: &str, checkpoint: &str) -> String {
     let limit = node_limit.to_string();
+    let book = dir.join(format!("{log}.book"));
     let log = dir.join(log);
     let checkpoint = dir.join(checkpoint);
     let o = konane(&[
@@ -47,6 +50,8 @@ fn lines(dir: &Path, node_limit: u64, log: &str, checkpoint: &str) -> String {
         log.to_str().unwrap(),
         "--checkpoint",
         checkpoint.to_str().unwrap(),
+        "--book",
+        book.to_str().unwrap(),
     ]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let out = String::from_utf8_lossy(&o.stdout).to_string();
@@ -84,6 +89,9 @@ fn rows(table: &str) -> Vec<(String, String, Option<usize>, Option<usize>)> {
         .collect()
 }
 
+/// A limit where some 5x6 line still stops short of the reply, later than at 3,000.
+const MIDDLE: u64 = 30_000;
+
 #[test]
 fn lines_are_proven_back_from_their_end_and_go_on_when_run_again() {
     let dir = std::env::temp_dir().join(format!("konane-lines-{}", std::process::id()));
@@ -119,6 +127,37 @@ fn lines_are_proven_back_from_their_end_and_go_on_when_run_again() {
     }
     assert!(proven > 40 && open > 0, "{proven} proven, {open} open");
 
+    // The book: every proven position of the log, and every answer to a lost one, each as
+    // a fresh solve proves it.
+    let book_text = std::fs::read_to_string(dir.join("lines.txt.book")).unwrap();
+    let entries: std::collections::HashMap<String, bool> = book::read_table(&book_text)
+        .unwrap()
+        .into_iter()
+        .filter(|(pos, _)| pos.opening() == Opening::CenterOrCorner)
+        .map(|(pos, proof)| {
+            assert_eq!(wins(&pos), proof.win, "{pos}");
+            if let Some(m) = proof.best {
+                let mut after = pos;
+                after.play(m).unwrap();
+                assert!(!wins(&after), "{pos}: the book's move loses");
+            }
+            (pos.to_string(), proof.win)
+        })
+        .collect();
+    let mut answers = 0;
+    for line in log.lines().filter(|l| l.contains(";loss;")) {
+        let position = line.split(';').next().unwrap();
+        assert_eq!(entries.get(position), Some(&false), "{line}");
+        let pos = AnyPosition::parse(position, Opening::CenterOrCorner).unwrap();
+        for m in pos.legal_moves() {
+            let mut after = pos;
+            after.play(m).unwrap();
+            assert_eq!(entries.get(&after.to_string()), Some(&true), "{after}");
+            answers += 1;
+        }
+    }
+    assert!(answers > 10, "{answers} answers to lost positions");
+
     let first_rows = rows(&first);
     assert_eq!(
         first_rows.len(),
@@ -137,19 +176,33 @@ fn lines_are_proven_back_from_their_end_and_go_on_when_run_again() {
         }
     }
 
-    // Run again: nothing new is tried, the table is the same.
+    // Run again: nothing new is tried (the book's answers come from the log too), the table
+    // is the same.
     assert_eq!(lines(&dir, limit, "lines.txt", "lines.proofs"), first);
     assert_eq!(std::fs::read_to_string(dir.join("lines.txt")).unwrap(), log);
+    assert_eq!(
+        std::fs::read_to_string(dir.join("lines.txt.book")).unwrap(),
+        book_text
+    );
 
-    // A larger limit goes on from the log, and ends where an unbroken run ends.
-    let resumed = lines(&dir, 10_000_000, "lines.txt", "lines.proofs");
-    let unbroken = lines(&dir, 10_000_000, "fresh.txt", "fresh.proofs");
+    // A larger limit goes on from the log, and ends where an unbroken run ends: at a limit
+    // where some line still stops, then at one where none does.
     let strip_nodes = |t: &str| {
         rows(t)
             .into_iter()
             .map(|(a, b, c, d)| format!("{a} {b} {c:?} {d:?}"))
             .collect::<Vec<_>>()
     };
+    let resumed = lines(&dir, MIDDLE, "lines.txt", "lines.proofs");
+    let unbroken = lines(&dir, MIDDLE, "middle.txt", "middle.proofs");
+    assert_eq!(strip_nodes(&resumed), strip_nodes(&unbroken));
+    assert!(
+        rows(&unbroken).iter().any(|r| r.3.is_some())
+            && strip_nodes(&unbroken) != strip_nodes(&first),
+        "{MIDDLE} nodes: some line stops, later than at {limit}: {first}{unbroken}"
+    );
+    let resumed = lines(&dir, 10_000_000, "lines.txt", "lines.proofs");
+    let unbroken = lines(&dir, 10_000_000, "fresh.txt", "fresh.proofs");
     assert_eq!(strip_nodes(&resumed), strip_nodes(&unbroken));
     assert!(
         rows(&unbroken)
