@@ -117,9 +117,12 @@ pub fn run(args: LinesArgs, threads: usize) -> Result<()> {
         bar.inc(1);
     }
     bar.finish_and_clear();
-    let log = match args.resume.as_deref() {
-        Some(path) => Some(ResumeLog::open(path, &mut jobs)?),
-        None => None,
+    let (log, answers) = match args.resume.as_deref() {
+        Some(path) => {
+            let (log, answers) = ResumeLog::open(path, &start, &mut jobs)?;
+            (Some(log), answers)
+        }
+        None => (None, Vec::new()),
     };
     let table = ProofTable::new(args.table_mb);
     let checkpoint = args.checkpoint.as_deref().map(|path| Checkpoint {
@@ -129,8 +132,14 @@ pub fn run(args: LinesArgs, threads: usize) -> Result<()> {
     if let Some(c) = &checkpoint {
         c.load(&table, "", "proofs")?;
     }
-    if let Some(path) = args.resume.as_deref() {
-        learn_logged(path, &start, &table)?;
+    // Everything the log holds proven, also the book's answers, which are no job of the
+    // walk's: without them a run again would prove (and log) them again.
+    for (pos, proof) in answers
+        .iter()
+        .chain(&jobs)
+        .filter_map(|j| Some((j.position, j.proof?)))
+    {
+        with_position!(&pos, p => table.store(p, proof, u64::MAX));
     }
     let began = Instant::now();
     let walk = Walk {
@@ -187,39 +196,6 @@ pub fn run(args: LinesArgs, threads: usize) -> Result<()> {
     );
     saved?;
     written
-}
-
-/// Stores every position the resume log at `path` holds proven: the answers to lost
-/// positions that `--book` proved are no job of the walk's, and without this a run again
-/// would prove (and log) them again.
-fn learn_logged(path: &std::path::Path, start: &AnyPosition, table: &ProofTable) -> Result<()> {
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
-    for (n, line) in text
-        .lines()
-        .enumerate()
-        .filter(|(_, l)| !l.trim().is_empty())
-    {
-        let bad = || anyhow!("{} line {}: not a solve result", path.display(), n + 1);
-        let [position, result, best, ..] = line.split(';').collect::<Vec<_>>()[..] else {
-            return Err(bad());
-        };
-        let win = match result {
-            "win" => true,
-            "loss" => false,
-            _ => continue,
-        };
-        let pos = AnyPosition::parse(position, start.opening()).map_err(|_| bad())?;
-        if pos.size() != start.size() {
-            return Err(bad());
-        }
-        let best = match best {
-            "-" => None,
-            m => Some(pos.size().parse_move(m).map_err(|_| bad())?),
-        };
-        with_position!(&pos, p => table.store(p, Proof { win, best }, u64::MAX));
-    }
-    Ok(())
 }
 
 /// The engine's game after `removal` and `reply`, each move at `line_nodes` nodes on a

@@ -52,51 +52,84 @@ pub(crate) struct ResumeLog {
 }
 
 impl ResumeLog {
-    /// Opens (or creates) the log and fills in the jobs it already holds.
-    pub(crate) fn open(path: &Path, jobs: &mut [Job]) -> Result<ResumeLog> {
+    /// Opens (or creates) the log of a run from `start` and fills in the jobs it already
+    /// holds; returns it with the proven positions it holds that are no job (the answers
+    /// `konane lines --book` proved), so a run again proves nothing twice.
+    pub(crate) fn open(
+        path: &Path,
+        start: &AnyPosition,
+        jobs: &mut [Job],
+    ) -> Result<(ResumeLog, Vec<Job>)> {
         let text = match std::fs::read_to_string(path) {
             Ok(t) => t,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
             Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),
         };
+        let mut index: HashMap<AnyPosition, Vec<usize>> = HashMap::new();
+        for (i, job) in jobs.iter().enumerate() {
+            index.entry(job.position).or_default().push(i);
+        }
+        let mut others = Vec::new();
         for (n, line) in text
             .lines()
             .enumerate()
             .filter(|(_, l)| !l.trim().is_empty())
         {
-            let bad = || anyhow!("{} line {}: not a solve result", path.display(), n + 1);
-            let fields: Vec<&str> = line.split(';').collect();
-            let [position, result, best, nodes, secs] = fields[..] else {
-                return Err(bad());
-            };
-            let Some(job) = jobs.iter_mut().find(|j| j.position.to_string() == position) else {
-                continue;
-            };
-            let best = match best {
-                "-" => None,
-                m => Some(job.position.size().parse_move(m).map_err(|_| bad())?),
-            };
-            job.proof = match result {
-                "win" | "loss" => Some(Proof {
-                    win: result == "win",
-                    best,
-                }),
-                "open" => None,
-                _ => return Err(bad()),
-            };
-            job.nodes = nodes.parse().map_err(|_| bad())?;
-            job.secs = secs.parse().map_err(|_| bad())?;
+            let logged = ResumeLog::parse(line, start).ok_or_else(|| {
+                anyhow!(
+                    "{} line {}: not a solve result of this board",
+                    path.display(),
+                    n + 1
+                )
+            })?;
+            match index.get(&logged.position) {
+                // A later line about a job is a later attempt: it wins.
+                Some(same) => same.iter().for_each(|&i| jobs[i] = logged),
+                None if logged.proof.is_some() => others.push(logged),
+                None => {}
+            }
         }
         let file = std::fs::OpenOptions::new()
             .create(true)
             .append(true)
             .open(path)
             .with_context(|| format!("opening {}", path.display()))?;
-        Ok(ResumeLog {
+        let log = ResumeLog {
             file: Mutex::new(file),
+        };
+        Ok((log, others))
+    }
+
+    /// One line, `None` when it is not a solve result of `start`'s board and opening.
+    fn parse(line: &str, start: &AnyPosition) -> Option<Job> {
+        let [position, result, best, nodes, secs] = line.split(';').collect::<Vec<_>>()[..] else {
+            return None;
+        };
+        let position = AnyPosition::parse(position, start.opening()).ok()?;
+        if position.size() != start.size() {
+            return None;
+        }
+        let best = match best {
+            "-" => None,
+            m => Some(position.size().parse_move(m).ok()?),
+        };
+        let proof = match result {
+            "win" | "loss" => Some(Proof {
+                win: result == "win",
+                best,
+            }),
+            "open" => None,
+            _ => return None,
+        };
+        Some(Job {
+            position,
+            proof,
+            nodes: nodes.parse().ok()?,
+            secs: secs.parse().ok()?,
         })
     }
 
+    /// Appends a finished (or given up) job.
     pub(crate) fn append(&self, job: &Job) -> Result<()> {
         let best = job
             .proof
@@ -711,7 +744,7 @@ pub fn run(start: &AnyPosition, threads: usize, table_mb: usize, files: &RunFile
         threads
     );
     let log = match files.resume.as_deref() {
-        Some(path) => Some(ResumeLog::open(path, &mut plan.jobs)?),
+        Some(path) => Some(ResumeLog::open(path, start, &mut plan.jobs)?.0),
         None => None,
     };
     let table = ProofTable::new(table_mb);

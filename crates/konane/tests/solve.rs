@@ -292,3 +292,38 @@ fn a_recheck_keeps_its_own_checkpoint_and_replays_each_line_through_the_core() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn a_damaged_log_is_refused_by_its_line_and_left_as_it_was() {
+    let dir = scratch("damaged");
+    let log = dir.join("5x6.txt");
+    let log_arg = log.to_str().unwrap();
+    let args = ["--size", "5x6", "--table-mb", "64", "--resume", log_arg];
+    solve(&args);
+    let honest = std::fs::read_to_string(&log).unwrap();
+    let first = honest.lines().next().unwrap();
+    let f: Vec<&str> = first.split(';').collect();
+    let another_board = "....../....../....../....../....../...... b";
+    let damaged = [
+        format!("{};maybe;-;{};{}", f[0], f[3], f[4]),
+        format!("{};win;z9-z7;{};{}", f[0], f[3], f[4]),
+        format!("{};win;-;many;{}", f[0], f[4]),
+        format!("{};{};{};{}", f[0], f[1], f[2], f[3]),
+        format!("{another_board};loss;-;1;0.000"),
+        format!("not a position;loss;-;1;0.000"),
+    ];
+    for bad in damaged {
+        let text = format!("{honest}{bad}\n");
+        std::fs::write(&log, &text).unwrap();
+        let o = solve_output(&args);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(!o.status.success(), "{bad} was taken");
+        let line = honest.lines().count() + 1;
+        assert!(
+            err.contains(&format!("line {line}: not a solve result of this board")),
+            "{bad}: {err}"
+        );
+        assert_eq!(std::fs::read_to_string(&log).unwrap(), text, "{bad}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
