@@ -310,7 +310,7 @@ fn a_damaged_log_is_refused_by_its_line_and_left_as_it_was() {
         format!("{};win;-;many;{}", f[0], f[4]),
         format!("{};{};{};{}", f[0], f[1], f[2], f[3]),
         format!("{another_board};loss;-;1;0.000"),
-        format!("not a position;loss;-;1;0.000"),
+        "not a position;loss;-;1;0.000".to_string(),
     ];
     for bad in damaged {
         let text = format!("{honest}{bad}\n");
