@@ -23,9 +23,9 @@ pub struct AccuracyArgs {
 
 #[derive(Subcommand, Debug)]
 enum Action {
-    /// Play self-play games to a random ply, prove the position won for the side to move,
-    /// name every winning move, and append it to a file when some move loses (run again to
-    /// go on).
+    /// Play self-play games to a random ply, prove the position won for the side to move
+    /// (or the game's next one that is), name every winning move, and append it to a file
+    /// when some move loses (run again to go on).
     Label(LabelArgs),
     /// Let the engine think on every position of a file and count the wins it keeps.
     Run {
@@ -177,7 +177,7 @@ fn label(args: &LabelArgs) -> Result<()> {
         "{spinner} labelling [{bar:30}] {pos}/{len} positions, {elapsed} (left {eta}) {msg}",
     )?);
     bar.set_position(existing.len() as u64);
-    let (mut tried, mut too_hard, mut lost, mut no_choice) = (0u64, 0u64, 0u64, 0u64);
+    let (mut tried, mut too_hard, mut none_won, mut later) = (0u64, 0u64, 0u64, 0u64);
     // Game i plays from stream i of the seed. A continued run starts at the file's length,
     // so it may meet games it skipped before (tried again) but never labels a position twice.
     let mut game_index = existing.len() as u64;
@@ -199,9 +199,10 @@ fn label(args: &LabelArgs) -> Result<()> {
         }
         tried += 1;
         let status = format!(
-            "{tried} tried, {too_hard} too hard, {lost} lost, {no_choice} without a losing move"
+            "{tried} tried, {too_hard} too hard, {none_won} without a won position where a \
+             move loses, {later} labelled at a later ply"
         );
-        // A run into a log has no bar: a line a position instead (each takes a while).
+        // A run into a log has no bar: a line a game instead (each takes a while).
         if bar.is_hidden() {
             eprintln!(
                 "{:.0} s: {}/{count} positions, {status}",
@@ -214,34 +215,40 @@ fn label(args: &LabelArgs) -> Result<()> {
         // the next position's in the table, and the target is reached for a fraction of a
         // cold solve's nodes (so `konane lines` reaches ply 17-21 of 8x8's main lines
         // within 500 M nodes a position, docs/solved.md).
-        let later = positions[target + 1..]
-            .iter()
-            .rev()
-            .all(|p| engine.solve(p, nodes, &stop).0.is_ok());
-        match later.then(|| engine.solve(&pos, nodes, &stop).0) {
-            None | Some(Err(_)) => too_hard += 1,
-            Some(Ok(p)) if !p.win => lost += 1,
-            Some(Ok(_)) => {
-                let Some(labelled) = label_moves(&engine, pos, target, nodes, &stop) else {
-                    too_hard += 1;
-                    continue;
-                };
-                // Where every move wins there is nothing to get wrong.
-                if labelled.winning.len() == labelled.legal {
-                    no_choice += 1;
-                    continue;
-                }
-                writeln!(file, "{}", labelled.line())?;
-                file.flush()?;
-                seen.insert(pos);
-                bar.inc(1);
-            }
+        let mut proven = positions.len();
+        while proven > target && engine.solve(&positions[proven - 1], nodes, &stop).0.is_ok() {
+            proven -= 1;
         }
+        if proven > last.min(positions.len() - 1) {
+            too_hard += 1;
+            continue;
+        }
+        // A game gives one position: the target, or when the target is lost for the side to
+        // move, too hard, or won by every move, the game's next proven position in range
+        // that is won with a move that loses (after a lost target, its very next one).
+        let labelled = (proven..=last.min(positions.len() - 1)).find_map(|ply| {
+            let pos = positions[ply];
+            let won = matches!(engine.solve(&pos, nodes, &stop).0, Ok(p) if p.win);
+            (won && !seen.contains(&pos))
+                .then(|| label_moves(&engine, pos, ply, nodes, &stop))
+                .flatten()
+                .filter(|l| l.winning.len() < l.legal)
+        });
+        let Some(labelled) = labelled else {
+            none_won += 1;
+            continue;
+        };
+        later += u64::from(labelled.ply > target);
+        writeln!(file, "{}", labelled.line())?;
+        file.flush()?;
+        seen.insert(labelled.position);
+        bar.inc(1);
     }
     bar.finish();
     println!(
-        "{} positions in {} ({tried} tried this run: {too_hard} too hard for {nodes} nodes, \
-         {lost} lost for the side to move, {no_choice} where every move wins)",
+        "{} positions in {} ({tried} games tried this run: {too_hard} too hard for {nodes} \
+         nodes in their range of plies, {none_won} without a won position there where a move \
+         loses, {later} labelled after the ply drawn)",
         seen.len(),
         out.display()
     );
