@@ -113,6 +113,9 @@ impl ResumeLog {
             "-" => None,
             m => Some(position.size().parse_move(m).ok()?),
         };
+        if best.is_some_and(|m| position.check(m).is_err()) {
+            return None;
+        }
         let proof = match result {
             "win" | "loss" => Some(Proof {
                 win: result == "win",

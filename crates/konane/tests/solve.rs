@@ -304,9 +304,17 @@ fn a_damaged_log_is_refused_by_its_line_and_left_as_it_was() {
     let first = honest.lines().next().unwrap();
     let f: Vec<&str> = first.split(';').collect();
     let another_board = "....../....../....../....../....../...... b";
+    let pos = konane_core::AnyPosition::parse(f[0], konane_core::Opening::CenterOrCorner).unwrap();
+    let legal = pos.legal_move_texts();
+    // A move in the board's notation that is not legal here.
+    let illegal = ["a1-a3", "a1-c1", "b1-b3", "b1-d1", "a2-a4", "a2-c2"]
+        .into_iter()
+        .find(|m| !legal.iter().any(|l| l == m))
+        .unwrap();
     let damaged = [
         format!("{};maybe;-;{};{}", f[0], f[3], f[4]),
         format!("{};win;z9-z7;{};{}", f[0], f[3], f[4]),
+        format!("{};win;{illegal};{};{}", f[0], f[3], f[4]),
         format!("{};win;-;many;{}", f[0], f[4]),
         format!("{};{};{};{}", f[0], f[1], f[2], f[3]),
         format!("{another_board};loss;-;1;0.000"),
