@@ -177,7 +177,7 @@ fn label(args: &LabelArgs) -> Result<()> {
         "{spinner} labelling [{bar:30}] {pos}/{len} positions, {elapsed} (left {eta}) {msg}",
     )?);
     bar.set_position(existing.len() as u64);
-    let (mut tried, mut too_hard, mut none_won, mut later) = (0u64, 0u64, 0u64, 0u64);
+    let (mut tried, mut too_hard, mut nothing, mut later) = (0u64, 0u64, 0u64, 0u64);
     // Game i plays from stream i of the seed. A continued run starts at the file's length,
     // so it may meet games it skipped before (tried again) but never labels a position twice.
     let mut game_index = existing.len() as u64;
@@ -199,8 +199,8 @@ fn label(args: &LabelArgs) -> Result<()> {
         }
         tried += 1;
         let status = format!(
-            "{tried} tried, {too_hard} too hard, {none_won} without a won position where a \
-             move loses, {later} labelled at a later ply"
+            "{tried} tried, {too_hard} too hard, {nothing} with nothing to label, {later} \
+             labelled at a later ply"
         );
         // A run into a log has no bar: a line a game instead (each takes a while).
         if bar.is_hidden() {
@@ -235,7 +235,7 @@ fn label(args: &LabelArgs) -> Result<()> {
                 .filter(|l| l.winning.len() < l.legal)
         });
         let Some(labelled) = labelled else {
-            none_won += 1;
+            nothing += 1;
             continue;
         };
         later += u64::from(labelled.ply > target);
@@ -247,8 +247,8 @@ fn label(args: &LabelArgs) -> Result<()> {
     bar.finish();
     println!(
         "{} positions in {} ({tried} games tried this run: {too_hard} too hard for {nodes} \
-         nodes in their range of plies, {none_won} without a won position there where a move \
-         loses, {later} labelled after the ply drawn)",
+         nodes in their range of plies, {nothing} with no position there won with a move that \
+         loses (or whose moves were too hard), {later} labelled after the ply drawn)",
         seen.len(),
         out.display()
     );
