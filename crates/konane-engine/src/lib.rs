@@ -34,7 +34,7 @@ pub use level::{Level, LevelConfig, LevelError, MAX_LEVEL, MIN_LEVEL, Rng, subst
 pub use search::{Limits, SearchResult};
 pub use solve::{
     InProgress, Keying, Proof, ProofNumberSearch, ProofTable, RecheckError, Solver, TreeProgress,
-    Unfinished, recheck,
+    Unfinished, WhyHashed, recheck,
 };
 
 /// How big and how wide an engine is.

@@ -49,7 +49,23 @@ pub enum Keying {
     /// By the whole position: entries cannot collide.
     Exact,
     /// By the Zobrist hash: entries can collide, with a chance of about one in 2^(30+index bits).
-    Hashed,
+    Hashed(WhyHashed),
+}
+
+/// Why a board's positions cannot be keyed exactly.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum WhyHashed {
+    /// The board has 64 squares or more: its key does not fit a word.
+    LargeBoard,
+    /// The table has too few buckets for the rest of the key to fit a slot; a table of
+    /// `exact_from_mb` MiB has enough.
+    SmallTable {
+        /// The smallest table, in MiB, whose keys of this board are exact.
+        exact_from_mb: usize,
+    },
+    /// A stone stands on a square of the other colour (no game reaches such a position), so
+    /// the occupied squares do not say whose stones they are.
+    OffColour,
 }
 
 // A slot: the move (17 bits), the win bit, the work (5 bits: the bit length of the proof's
@@ -160,15 +176,27 @@ impl ProofTable {
                 .all(|i| size.start_color(konane_core::Square::from_index(i)) == c)
         });
         // The key is the occupied squares and one bit for the side to move.
-        let exact = squares < 64 && squares < self.bucket_bits + QUOTIENT_BITS && on_own_colour;
-        let keying = if exact { Keying::Exact } else { Keying::Hashed };
+        let keying = if squares >= 64 {
+            Keying::Hashed(WhyHashed::LargeBoard)
+        } else if !on_own_colour {
+            Keying::Hashed(WhyHashed::OffColour)
+        } else if squares >= self.bucket_bits + QUOTIENT_BITS {
+            // 2^(b + 1) slots of 8 bytes are 2^(b - 16) MiB, and b must reach the key's
+            // squares + 1 bits less the quotient's.
+            let bits = (squares + 1 - QUOTIENT_BITS).saturating_sub(16);
+            Keying::Hashed(WhyHashed::SmallTable {
+                exact_from_mb: 1 << bits,
+            })
+        } else {
+            Keying::Exact
+        };
         let size_id = ((size.rows() as u64 - 1) & 15) << 4 | ((size.cols() as u64 - 1) & 15);
         BoardKey {
             keying,
             squares,
             board_tag: size_id << SIZE_SHIFT
                 | u64::from(pos.opening() == Opening::Center) << OPENING_SHIFT
-                | u64::from(keying == Keying::Hashed) << HASHED_SHIFT,
+                | u64::from(keying != Keying::Exact) << HASHED_SHIFT,
         }
     }
 
@@ -183,7 +211,7 @@ impl ProofTable {
                     tag,
                 )
             }
-            Keying::Hashed => (pos.hash(), board.board_tag),
+            Keying::Hashed(_) => (pos.hash(), board.board_tag),
         };
         let bucket = ((mixed ^ board_salt(board_tag)) & ((1 << self.bucket_bits) - 1)) as usize;
         let quotient = (mixed >> self.bucket_bits) & ((1 << QUOTIENT_BITS) - 1);

@@ -6,7 +6,7 @@ use std::sync::atomic::AtomicBool;
 use konane_core::{
     AnyPosition, Bits, Color, Game, Geometry, Opening, Position, Size, with_position,
 };
-use konane_engine::solve::{Keying, RecheckError, recheck};
+use konane_engine::solve::{Keying, RecheckError, WhyHashed, recheck};
 use konane_engine::{Proof, ProofTable, Solver};
 
 /// Every position of `size` whose stones stand on their own colour's squares, both sides
@@ -63,15 +63,22 @@ fn boards_without_room_for_an_exact_key_are_hashed() {
     // A key is the occupied squares and the side to move; the slot keeps up to 30 bits of
     // it beside the bucket index. 8x8 needs 65 bits: never exact.
     let exact = |rows, cols, mb| with_position!(start(rows, cols), p => ProofTable::new(mb).board_key(&p).keying());
-    assert_eq!(exact(8, 8, 1), Keying::Hashed);
+    assert_eq!(exact(8, 8, 1), Keying::Hashed(WhyHashed::LargeBoard));
+    assert_eq!(exact(8, 8, 4096), Keying::Hashed(WhyHashed::LargeBoard));
     // 6x7 needs 43 bits, 16 in the index of a 1 MiB table and 27 in the slot.
     assert_eq!(exact(6, 7, 1), Keying::Exact);
     // 6x8 needs 49: 19 index bits, a table of 8 MiB.
-    assert_eq!(exact(6, 8, 4), Keying::Hashed);
+    let small = |mb| Keying::Hashed(WhyHashed::SmallTable { exact_from_mb: mb });
+    assert_eq!(exact(6, 8, 4), small(8));
     assert_eq!(exact(6, 8, 8), Keying::Exact);
+    // 7x8 needs 57: 27 index bits, 2 GiB; 7x7's 50 bits 16 MiB.
+    assert_eq!(exact(7, 8, 1024), small(2048));
+    assert_eq!(exact(7, 8, 2048), Keying::Exact);
+    assert_eq!(exact(7, 7, 1), small(16));
+    assert_eq!(exact(7, 7, 16), Keying::Exact);
     // A stone off its colour's squares: the occupied squares no longer say whose it is.
     let odd = AnyPosition::parse("bb../..../..w. w", Opening::CenterOrCorner).unwrap();
-    with_position!(odd, p => assert_eq!(table.board_key(&p).keying(), Keying::Hashed));
+    with_position!(odd, p => assert_eq!(table.board_key(&p).keying(), Keying::Hashed(WhyHashed::OffColour)));
 }
 
 /// Positions a few random moves into games on small boards.

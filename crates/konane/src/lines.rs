@@ -22,7 +22,9 @@ use konane_engine::{
 };
 
 use crate::cli::RuleArg;
-use crate::solve::{CHECKPOINT_EVERY, CHECKPOINT_MIN_WORK, Checkpoint, Job, Plan, ResumeLog, say};
+use crate::solve::{
+    CHECKPOINT_EVERY, CHECKPOINT_MIN_WORK, Checkpoint, Job, Plan, ResumeLog, keys_note, say,
+};
 
 /// What `konane lines` proves, and where it keeps its work.
 #[derive(Args, Debug)]
@@ -50,7 +52,7 @@ pub struct LinesArgs {
     resume: Option<PathBuf>,
     /// Keep the table's expensive proofs in this file, load them when run again (a checkpoint
     /// keeps exact keys only: fewer squares than 30 and the table's index bits, so 7x8 from
-    /// 2,048 MiB on; a position of 64 squares has none).
+    /// 2,048 MiB on; a board of 64 squares has none, and the run refuses it).
     #[arg(long)]
     checkpoint: Option<PathBuf>,
     /// Write the table the engine learns (`konane_engine::book`) into this file: every
@@ -93,6 +95,9 @@ pub fn run(args: LinesArgs, threads: usize) -> Result<()> {
         args.node_limit,
         threads
     );
+    // Before the lines are played: a refused run costs nothing and changes no file.
+    let table = ProofTable::new(args.table_mb);
+    println!("{}", keys_note(&table, &start, args.checkpoint.is_some())?);
     let mut jobs = Vec::new();
     let mut lines = Vec::new();
     let bar = ProgressBar::new(plan.jobs.len() as u64);
@@ -124,7 +129,6 @@ pub fn run(args: LinesArgs, threads: usize) -> Result<()> {
         }
         None => (None, Vec::new()),
     };
-    let table = ProofTable::new(args.table_mb);
     let checkpoint = args.checkpoint.as_deref().map(|path| Checkpoint {
         path,
         min_work: CHECKPOINT_MIN_WORK,

@@ -12,7 +12,9 @@ use anyhow::{Context, Result, anyhow, bail};
 use indicatif::{ProgressBar, ProgressStyle};
 use konane_core::{AnyPosition, Color, Game, Move, Opening, Size};
 use konane_engine::symmetry::{canonical_key, map_between, unmap_move};
-use konane_engine::{InProgress, Proof, ProofNumberSearch, ProofTable, Solver, TreeProgress};
+use konane_engine::{
+    InProgress, Keying, Proof, ProofNumberSearch, ProofTable, Solver, TreeProgress, WhyHashed,
+};
 
 /// One position to prove, and what was found.
 #[derive(Clone, Copy)]
@@ -443,6 +445,40 @@ fn replay_line(lost: &AnyPosition, table: &ProofTable) -> Result<Vec<String>> {
     Ok(game.move_texts())
 }
 
+/// How `table` keys the positions of `start`'s board, as a line for the start of a run; an
+/// error when the run has a checkpoint and the keys are hashed, since a checkpoint keeps
+/// exact keys only: a run of hours would keep none of its proofs, and one on a table too
+/// small for the board's exact keys would leave the checkpoint's own out and save it without.
+pub(crate) fn keys_note(
+    table: &ProofTable,
+    start: &AnyPosition,
+    checkpoint: bool,
+) -> Result<String> {
+    let keying = konane_core::with_position!(start, p => table.board_key(p).keying());
+    let why = match keying {
+        Keying::Exact => {
+            return Ok(
+                "Keys: exact (no two positions share an entry, so no collision can forge a proof)"
+                    .to_string(),
+            );
+        }
+        Keying::Hashed(WhyHashed::LargeBoard) => "the board has 64 squares or more".to_string(),
+        Keying::Hashed(WhyHashed::SmallTable { exact_from_mb }) => format!(
+            "the table is too small for exact keys of this board; --table-mb {exact_from_mb} or \
+             more makes them exact"
+        ),
+        Keying::Hashed(WhyHashed::OffColour) => {
+            "a stone stands on a square of the other colour, which no game reaches".to_string()
+        }
+    };
+    if checkpoint {
+        bail!("a checkpoint keeps exact keys only, and this run's are hashed: {why}");
+    }
+    Ok(format!(
+        "Keys: hashed, because {why}: a collision, though unlikely, could forge a proof"
+    ))
+}
+
 /// Where a run keeps its hard-won proofs between sessions.
 pub(crate) struct Checkpoint<'a> {
     pub(crate) path: &'a Path,
@@ -746,11 +782,14 @@ pub fn run(start: &AnyPosition, threads: usize, table_mb: usize, files: &RunFile
         plan.jobs.len(),
         threads
     );
+    // Before the log is opened: a refused run changes no file.
+    let table = ProofTable::new(table_mb);
+    let checkpoints = files.checkpoint.is_some() || files.recheck_checkpoint.is_some();
+    println!("{}", keys_note(&table, start, checkpoints)?);
     let log = match files.resume.as_deref() {
         Some(path) => Some(ResumeLog::open(path, start, &mut plan.jobs)?.0),
         None => None,
     };
-    let table = ProofTable::new(table_mb);
     let checkpoint = files.checkpoint.as_deref().map(|path| Checkpoint {
         path,
         min_work: CHECKPOINT_MIN_WORK,

@@ -218,3 +218,25 @@ fn lines_are_proven_back_from_their_end_and_go_on_when_run_again() {
     assert_eq!(moves(&unbroken), 5, "{unbroken}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn a_checkpoint_of_a_board_without_exact_keys_is_refused_before_the_lines_are_played() {
+    let dir = std::env::temp_dir().join(format!("konane-lines-keys-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (checkpoint, log) = (dir.join("8x8.proofs"), dir.join("8x8.txt"));
+    let o = konane(&[
+        "lines",
+        "--size",
+        "8x8",
+        "--resume",
+        log.to_str().unwrap(),
+        "--checkpoint",
+        checkpoint.to_str().unwrap(),
+    ]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success());
+    assert!(err.contains("a checkpoint keeps exact keys only"), "{err}");
+    assert!(err.contains("64 squares or more"), "{err}");
+    assert!(!checkpoint.exists() && !log.exists());
+    std::fs::remove_dir_all(&dir).unwrap();
+}

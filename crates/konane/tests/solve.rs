@@ -335,3 +335,67 @@ fn a_damaged_log_is_refused_by_its_line_and_left_as_it_was() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn a_run_says_whether_its_keys_are_exact_and_refuses_a_checkpoint_of_hashed_ones() {
+    let dir = scratch("keys");
+    let file = dir.join("keys.proofs");
+    let log = dir.join("keys.txt");
+    let (file_arg, log_arg) = (file.to_str().unwrap(), log.to_str().unwrap());
+    let keys = |args: &[&str]| {
+        let out = solve(args);
+        let line = out
+            .lines()
+            .find(|l| l.starts_with("Keys: "))
+            .map(str::to_string);
+        line.unwrap_or_else(|| panic!("no keys line in {out}"))
+    };
+    let exact = keys(&["--size", "5x5", "--table-mb", "1"]);
+    assert!(exact.starts_with("Keys: exact"), "{exact}");
+    // A few stones on 6x8 and 8x8 (on their own colours): proven at once, keyed as their
+    // boards are.
+    let six_by_eight = "b......./......../......../......../......../......w. b";
+    let small = keys(&["--position", six_by_eight, "--table-mb", "4"]);
+    assert!(small.starts_with("Keys: hashed"), "{small}");
+    assert!(small.contains("--table-mb 8 or more"), "{small}");
+    assert!(keys(&["--position", six_by_eight, "--table-mb", "8"]).starts_with("Keys: exact"));
+    let eight = "b......./......../......../......../......../......../......../......w. b";
+    let large = keys(&["--position", eight]);
+    assert!(large.contains("64 squares or more"), "{large}");
+    // A White stone on h1, a Black square: no game gets there, whatever the table's size.
+    let off = "b......./......../......../......../......../.......w b";
+    let odd = keys(&["--position", off, "--table-mb", "4"]);
+    assert!(
+        odd.contains("a stone stands on a square of the other colour"),
+        "{odd}"
+    );
+    // A checkpoint keeps exact keys only: each of these runs is refused before it writes
+    // its checkpoint or its log.
+    for (position, mb, why) in [
+        (six_by_eight, "4", "--table-mb 8 or more"),
+        (eight, "8", "64 squares or more"),
+        (off, "8", "other colour"),
+    ] {
+        for flag in ["--checkpoint", "--recheck-checkpoint"] {
+            let mut args = vec![
+                "--position",
+                position,
+                "--table-mb",
+                mb,
+                "--resume",
+                log_arg,
+            ];
+            args.extend([flag, file_arg]);
+            if flag == "--recheck-checkpoint" {
+                args.push("--recheck");
+            }
+            let o = solve_output(&args);
+            let err = String::from_utf8_lossy(&o.stderr);
+            assert!(!o.status.success(), "{position} {flag}");
+            assert!(err.contains("a checkpoint keeps exact keys only"), "{err}");
+            assert!(err.contains(why), "{err}");
+            assert!(!file.exists() && !log.exists(), "{position} {flag}");
+        }
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
