@@ -254,6 +254,30 @@ fn the_engines_solve_finds_the_book_in_every_orientation() {
     }
 }
 
+/// Every row of 6x8's center table (`docs/solved/6x8-center.txt`: White's four replies to
+/// e4, the e3 row proven last) is in the book: the engine proves each row's result, and a
+/// win's logged move, within a budget that proves none of them without the book.
+#[test]
+fn the_book_holds_every_row_of_6x8_center() {
+    let stop = AtomicBool::new(false);
+    let mut booked = engine();
+    booked.learn_solved();
+    let rows = include_str!("../../../docs/solved/6x8-center.txt");
+    assert_eq!(rows.lines().count(), 4);
+    for line in rows.lines() {
+        let fields: Vec<&str> = line.split(';').collect();
+        let pos = AnyPosition::parse(fields[0], Opening::Center).unwrap();
+        let (proof, _) = booked.solve(&pos, 20_000, &stop);
+        let proof = proof.unwrap_or_else(|_| panic!("{line}: no proof with the book"));
+        assert_eq!(proof.win, fields[1] == "win", "{line}");
+        if proof.win {
+            assert_eq!(proof.best.map(|m| pos.move_text(m)), Some(fields[2].into()));
+        }
+        let (without, _) = engine().solve(&pos, 20_000, &stop);
+        assert!(without.is_err(), "{line}: proven without the book");
+    }
+}
+
 /// The entries of each built-in table of a board too large to solve, one per position (the
 /// table gives each under both opening rules).
 fn table_entries(t: &book::Table) -> Vec<(AnyPosition, konane_engine::Proof)> {
