@@ -172,6 +172,12 @@ fn label(args: &LabelArgs) -> Result<()> {
         ..EngineConfig::default()
     });
     let stop = AtomicBool::new(false);
+    let mut prover = Prover {
+        engine: &engine,
+        nodes,
+        stop: &stop,
+        by_replies: 0,
+    };
     let bar = ProgressBar::new(count as u64);
     bar.set_style(ProgressStyle::with_template(
         "{spinner} labelling [{bar:30}] {pos}/{len} positions, {elapsed} (left {eta}) {msg}",
@@ -200,7 +206,8 @@ fn label(args: &LabelArgs) -> Result<()> {
         tried += 1;
         let status = format!(
             "{tried} tried, {too_hard} too hard, {nothing} with nothing to label, {later} \
-             labelled at a later ply"
+             labelled at a later ply, {} proven reply by reply",
+            prover.by_replies
         );
         // A run into a log has no bar: a line a game instead (each takes a while).
         if bar.is_hidden() {
@@ -216,7 +223,7 @@ fn label(args: &LabelArgs) -> Result<()> {
         // cold solve's nodes (so `konane lines` reaches ply 17-21 of 8x8's main lines
         // within 500 M nodes a position, docs/solved.md).
         let mut proven = positions.len();
-        while proven > target && engine.solve(&positions[proven - 1], nodes, &stop).0.is_ok() {
+        while proven > target && prover.wins(&positions[proven - 1]).is_some() {
             proven -= 1;
         }
         if proven > last.min(positions.len() - 1) {
@@ -228,9 +235,8 @@ fn label(args: &LabelArgs) -> Result<()> {
         // that is won with a move that loses (after a lost target, its very next one).
         let labelled = (proven..=last.min(positions.len() - 1)).find_map(|ply| {
             let pos = positions[ply];
-            let won = matches!(engine.solve(&pos, nodes, &stop).0, Ok(p) if p.win);
-            (won && !seen.contains(&pos))
-                .then(|| label_moves(&engine, pos, ply, nodes, &stop))
+            (prover.wins(&pos) == Some(true) && !seen.contains(&pos))
+                .then(|| prover.label(pos, ply))
                 .flatten()
                 .filter(|l| l.winning.len() < l.legal)
         });
@@ -248,36 +254,69 @@ fn label(args: &LabelArgs) -> Result<()> {
     println!(
         "{} positions in {} ({tried} games tried this run: {too_hard} too hard for {nodes} \
          nodes in their range of plies, {nothing} with no position there won with a move that \
-         loses (or whose moves were too hard), {later} labelled after the ply drawn)",
+         loses (or whose moves were too hard), {later} labelled after the ply drawn; \
+         {} positions proven reply by reply)",
         seen.len(),
-        out.display()
+        out.display(),
+        prover.by_replies
     );
     Ok(())
 }
 
-/// Every winning move of a won position, or `None` when a move could not be proven.
-fn label_moves(
-    engine: &Engine,
-    pos: AnyPosition,
-    ply: usize,
+/// What the labeller proves with: the engine, nodes a solve, and a count of the positions
+/// that only their replies' solves proved.
+struct Prover<'a> {
+    engine: &'a Engine,
     nodes: u64,
-    stop: &AtomicBool,
-) -> Option<Labelled> {
-    let moves = pos.legal_moves();
-    let mut winning = Vec::new();
-    for &m in &moves {
-        let mut after = pos;
-        after.play(m).ok()?;
-        if !engine.solve(&after, nodes, stop).0.ok()?.win {
-            winning.push(m);
+    stop: &'a AtomicBool,
+    by_replies: u64,
+}
+
+impl Prover<'_> {
+    /// Whether the side to move wins `pos`, or `None` when it could not be proven: one solve,
+    /// and when that runs out, one of each reply, until a reply is lost (a win) or all are
+    /// won (a loss). A search spread over every reply can run out where one kept on a single
+    /// reply proves it: the 6x8 e3 row's last position fell that way after the row's own
+    /// search had spent ten times the nodes (docs/solved.md).
+    fn wins(&mut self, pos: &AnyPosition) -> Option<bool> {
+        if let Ok(p) = self.engine.solve(pos, self.nodes, self.stop).0 {
+            return Some(p.win);
         }
+        let mut unproven = false;
+        for m in pos.legal_moves() {
+            let mut after = *pos;
+            after.play(m).ok()?;
+            match self.engine.solve(&after, self.nodes, self.stop).0 {
+                Ok(p) if !p.win => {
+                    self.by_replies += 1;
+                    return Some(true);
+                }
+                Ok(_) => {}
+                Err(_) => unproven = true,
+            }
+        }
+        self.by_replies += u64::from(!unproven);
+        (!unproven).then_some(false)
     }
-    Some(Labelled {
-        position: pos,
-        ply,
-        winning,
-        legal: moves.len(),
-    })
+
+    /// Every winning move of a won position, or `None` when a move could not be proven.
+    fn label(&mut self, pos: AnyPosition, ply: usize) -> Option<Labelled> {
+        let moves = pos.legal_moves();
+        let mut winning = Vec::new();
+        for &m in &moves {
+            let mut after = pos;
+            after.play(m).ok()?;
+            if !self.wins(&after)? {
+                winning.push(m);
+            }
+        }
+        Some(Labelled {
+            position: pos,
+            ply,
+            winning,
+            legal: moves.len(),
+        })
+    }
 }
 
 fn measure(file: &Path, times: &[u64], svg: Option<&Path>) -> Result<()> {
@@ -405,4 +444,61 @@ fn measure(file: &Path, times: &[u64], svg: Option<&Path>) -> Result<()> {
         std::fs::write(path, chart.svg()).with_context(|| format!("writing {}", path.display()))?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use konane_core::with_position;
+    use konane_engine::{ProofTable, Solver};
+
+    fn fresh_engine() -> Engine {
+        Engine::new(EngineConfig {
+            proof_mb: 16,
+            ..EngineConfig::default()
+        })
+    }
+
+    #[test]
+    fn replies_prove_what_one_solve_cannot_and_agree_with_a_full_solve() {
+        const NODES: u64 = 3_000;
+        let stop = AtomicBool::new(false);
+        let size = Size::new(5, 7).unwrap();
+        let (mut only_by_replies, mut proven) = (0, 0);
+        for game_index in 0..6 {
+            let mut rng = Rng::new(konane_engine::substream(7, game_index));
+            let mut game = Game::new(size, Opening::CenterOrCorner);
+            while let Some(m) = fresh_engine().choose(game.position(), 1, &Frozen, &mut rng) {
+                game.play(m).unwrap();
+                let pos = *game.position();
+                let truth = with_position!(&pos, p => {
+                    Solver::new(&ProofTable::new(16), &stop, u64::MAX).solve(p)
+                })
+                .unwrap()
+                .win;
+                let engine = fresh_engine();
+                let alone = engine.solve(&pos, NODES, &stop).0.is_ok();
+                let engine = fresh_engine();
+                let mut prover = Prover {
+                    engine: &engine,
+                    nodes: NODES,
+                    stop: &stop,
+                    by_replies: 0,
+                };
+                let Some(win) = prover.wins(&pos) else {
+                    assert!(!alone, "{pos}");
+                    continue;
+                };
+                assert_eq!(win, truth, "{pos}");
+                assert_eq!(prover.by_replies, u64::from(!alone), "{pos}");
+                proven += 1;
+                only_by_replies += u64::from(!alone);
+            }
+        }
+        assert!(
+            only_by_replies > 0,
+            "{proven} proven, none by replies alone"
+        );
+        eprintln!("{proven} proven, {only_by_replies} by replies alone");
+    }
 }
