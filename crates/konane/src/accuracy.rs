@@ -351,13 +351,16 @@ fn measure(file: &Path, times: &[u64], svg: Option<&Path>) -> Result<()> {
     let mut bands: Vec<usize> = positions.iter().map(|l| band(l.ply)).collect();
     bands.sort_unstable();
     bands.dedup();
-    let band_name = |b: usize| format!("{}-{}", b.max(lo), (b + 3).min(hi));
+    let band_name = |b: usize| match (b.max(lo), (b + 3).min(hi)) {
+        (first, last) if first == last => format!("ply {first}"),
+        (first, last) => format!("plies {first}-{last}"),
+    };
     print!(
         "{:>8} {:>14} {:>8} {:>22}",
         "think", "kept the win", "share", "where half or fewer win"
     );
     for &b in &bands {
-        print!(" {:>9}", format!("ply {}", band_name(b)));
+        print!(" {:>11}", band_name(b));
     }
     println!();
     let mut chart = BarChart {
@@ -372,7 +375,7 @@ fn measure(file: &Path, times: &[u64], svg: Option<&Path>) -> Result<()> {
             .iter()
             .map(|&b| {
                 let n = positions.iter().filter(|l| band(l.ply) == b).count();
-                format!("plies {} ({n})", band_name(b))
+                format!("{} ({n})", band_name(b))
             })
             .chain([format!("all ({})", positions.len())])
             .collect(),
@@ -433,7 +436,7 @@ fn measure(file: &Path, times: &[u64], svg: Option<&Path>) -> Result<()> {
         let mut shares = Vec::new();
         for (&b, &k) in bands.iter().zip(&kept_in) {
             let n = positions.iter().filter(|l| band(l.ply) == b).count();
-            print!(" {:>9}", format!("{k}/{n}"));
+            print!(" {:>11}", format!("{k}/{n}"));
             shares.push(k as f64 / n as f64);
         }
         println!();
