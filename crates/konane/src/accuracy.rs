@@ -468,10 +468,11 @@ mod tests {
         let stop = AtomicBool::new(false);
         let size = Size::new(5, 7).unwrap();
         let (mut only_by_replies, mut proven) = (0, 0);
+        let player = fresh_engine();
         for game_index in 0..6 {
             let mut rng = Rng::new(konane_engine::substream(7, game_index));
             let mut game = Game::new(size, Opening::CenterOrCorner);
-            while let Some(m) = fresh_engine().choose(game.position(), 1, &Frozen, &mut rng) {
+            while let Some(m) = player.choose(game.position(), 1, &Frozen, &mut rng) {
                 game.play(m).unwrap();
                 let pos = *game.position();
                 let truth = with_position!(&pos, p => {
