@@ -57,7 +57,7 @@ enum Command {
         /// Threads to use (default: every core).
         #[arg(long)]
         threads: Option<usize>,
-        /// Size of the table of proven positions, in MiB.
+        /// Size of the table of proven positions in MiB, down to a power of two (6144 gives 4096).
         #[arg(long, default_value_t = 1024)]
         table_mb: usize,
         /// Keep finished positions in this file and skip them when run again.
