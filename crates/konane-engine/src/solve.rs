@@ -31,7 +31,8 @@ use crate::tt::{pack_move, unpack_move};
 /// the index instead ([`Keying::Hashed`]: a collision is unlikely, not impossible).
 pub struct ProofTable {
     slots: Slots,
-    bucket_bits: u32,
+    /// Buckets of two slots: any number, so that a table fills the memory it is given.
+    buckets: u64,
 }
 
 /// A proven result from the table.
@@ -127,10 +128,11 @@ fn untag_opening(board_tag: u64, occupied: u64, squares: u32) -> u64 {
     }
 }
 
-/// Spreads each board's buckets over the whole table: keys of small boards are shorter
-/// than the index, and boards of one size would otherwise crowd the same first buckets.
+/// Spreads each board's buckets over the whole table: keys of small boards are fewer than
+/// the buckets, and boards of one size would otherwise crowd the same first buckets. It
+/// depends on the size alone, so the slot word it is read back from always gives it.
 fn board_salt(word: u64) -> u64 {
-    ((word >> SIZE_SHIFT) & 0x1ff).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 16
+    ((word >> SIZE_SHIFT) & 0xff).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 16
 }
 
 /// Where one position lives: its bucket and the tag its slot must carry.
@@ -146,6 +148,8 @@ pub struct BoardKey {
     keying: Keying,
     squares: u32,
     board_tag: u64,
+    /// The board's salt, below the table's number of buckets.
+    salt: u64,
 }
 
 impl BoardKey {
@@ -156,14 +160,43 @@ impl BoardKey {
 }
 
 impl ProofTable {
-    /// A table of at most `megabytes` MiB (a power of two number of slots, at least 1024).
+    /// A table of `megabytes` MiB (at least 1024 slots).
     pub fn new(megabytes: usize) -> ProofTable {
-        let wanted = (megabytes.max(1) << 20) / 8;
-        let n = (wanted.max(1024) + 1).next_power_of_two() / 2;
+        let buckets = ((megabytes.max(1) << 20) / 16).max(512);
         ProofTable {
-            slots: Slots::zeroed(n),
-            bucket_bits: (n / 2).trailing_zeros(),
+            slots: Slots::zeroed(2 * buckets),
+            buckets: buckets as u64,
         }
+    }
+
+    /// A key's bucket and the quotient its slot keeps. The bucket is the key's remainder
+    /// turned by the board's `salt`, so an exact key is whole again from the two (see
+    /// [`ProofTable::key_of`]); one division, where a power of two of buckets would waste
+    /// up to half the memory asked for.
+    fn place(&self, key: u64, salt: u64) -> (usize, u64) {
+        let (quotient, remainder) = (key / self.buckets, key % self.buckets);
+        let turned = remainder + salt;
+        let bucket = if turned >= self.buckets {
+            turned - self.buckets
+        } else {
+            turned
+        };
+        (bucket as usize, quotient)
+    }
+
+    /// The key that [`ProofTable::place`] put in `bucket` with `quotient`.
+    fn key_of(&self, bucket: u64, quotient: u64, salt: u64) -> u64 {
+        let remainder = if bucket >= salt {
+            bucket - salt
+        } else {
+            bucket + self.buckets - salt
+        };
+        quotient * self.buckets + remainder
+    }
+
+    /// Whether every key below `2^bits` leaves a quotient that fits a slot.
+    fn keys_fit(&self, bits: u32) -> bool {
+        1u128 << bits <= u128::from(self.buckets) << QUOTIENT_BITS
     }
 
     /// How positions of `pos`'s board (and every position reached from it) are keyed here.
@@ -180,9 +213,9 @@ impl ProofTable {
             Keying::Hashed(WhyHashed::LargeBoard)
         } else if !on_own_colour {
             Keying::Hashed(WhyHashed::OffColour)
-        } else if squares >= self.bucket_bits + QUOTIENT_BITS {
-            // 2^(b + 1) slots of 8 bytes are 2^(b - 16) MiB, and b must reach the key's
-            // squares + 1 bits less the quotient's.
+        } else if !self.keys_fit(squares + 1) {
+            // A MiB holds 2^16 buckets, and the buckets must reach 2^(squares + 1) keys
+            // over the quotient's 2^30.
             let bits = (squares + 1 - QUOTIENT_BITS).saturating_sub(16);
             Keying::Hashed(WhyHashed::SmallTable {
                 exact_from_mb: 1 << bits,
@@ -191,12 +224,14 @@ impl ProofTable {
             Keying::Exact
         };
         let size_id = ((size.rows() as u64 - 1) & 15) << 4 | ((size.cols() as u64 - 1) & 15);
+        let board_tag = size_id << SIZE_SHIFT
+            | u64::from(pos.opening() == Opening::Center) << OPENING_SHIFT
+            | u64::from(keying != Keying::Exact) << HASHED_SHIFT;
         BoardKey {
             keying,
             squares,
-            board_tag: size_id << SIZE_SHIFT
-                | u64::from(pos.opening() == Opening::Center) << OPENING_SHIFT
-                | u64::from(keying != Keying::Exact) << HASHED_SHIFT,
+            board_tag,
+            salt: board_salt(board_tag) % self.buckets,
         }
     }
 
@@ -213,8 +248,10 @@ impl ProofTable {
             }
             Keying::Hashed(_) => (pos.hash(), board.board_tag),
         };
-        let bucket = ((mixed ^ board_salt(board_tag)) & ((1 << self.bucket_bits) - 1)) as usize;
-        let quotient = (mixed >> self.bucket_bits) & ((1 << QUOTIENT_BITS) - 1);
+        let (bucket, quotient) = self.place(mixed, board.salt);
+        // An exact key's quotient fits whole (`board_key` saw to it); a hash keeps its
+        // low bits.
+        let quotient = quotient & ((1 << QUOTIENT_BITS) - 1);
         Slot {
             bucket,
             tag: quotient << QUOTIENT_SHIFT | board_tag | white << TURN_SHIFT,
@@ -336,9 +373,8 @@ impl ProofTable {
             {
                 continue;
             }
-            let mask = (1 << self.bucket_bits) - 1;
-            let low = ((i / 2) as u64 ^ board_salt(v)) & mask;
-            let mixed = (v >> QUOTIENT_SHIFT) << self.bucket_bits | low;
+            let salt = board_salt(v) % self.buckets;
+            let mixed = self.key_of((i / 2) as u64, v >> QUOTIENT_SHIFT, salt);
             out.extend_from_slice(&mixed.to_le_bytes());
             out.extend_from_slice(&(v & ((1 << QUOTIENT_SHIFT) - 1)).to_le_bytes());
         }
@@ -350,8 +386,8 @@ impl ProofTable {
         bytes.starts_with(CHECKPOINT_MAGIC)
     }
 
-    /// Puts the proofs of a [`ProofTable::checkpoint`] back; returns how many fitted (an
-    /// entry whose key is too long for this table's quotient is left out).
+    /// Puts the proofs of a [`ProofTable::checkpoint`] back; returns how many fitted (the
+    /// entries of a board whose keys this table cannot keep exactly are left out).
     pub fn load(&self, bytes: &[u8]) -> Result<usize, CheckpointError> {
         let body = bytes
             .strip_prefix(CHECKPOINT_MAGIC.as_slice())
@@ -365,14 +401,13 @@ impl ProofTable {
                 entry_word(entry, 0),
                 entry_word(entry, 8) & ((1 << QUOTIENT_SHIFT) - 1),
             );
-            let quotient = mixed >> self.bucket_bits;
             let size = (rest >> SIZE_SHIFT) & 0xff;
             let squares = ((size >> 4) + 1) as u32 * ((size & 15) + 1) as u32;
-            if quotient >> QUOTIENT_BITS != 0
-                || rest >> HASHED_SHIFT & 1 == 1
+            if rest >> HASHED_SHIFT & 1 == 1
                 || rest == 0
                 || squares >= 64
                 || mixed >> (squares + 1) != 0
+                || !self.keys_fit(squares + 1)
             {
                 continue;
             }
@@ -380,7 +415,8 @@ impl ProofTable {
             // the tag still carry it; the key says whether the removals are over.
             let occupied = unmix(mixed, squares + 1) & ((1 << squares) - 1);
             let rest = untag_opening(rest, occupied, squares);
-            let i = 2 * ((mixed ^ board_salt(rest)) & ((1 << self.bucket_bits) - 1)) as usize;
+            let (bucket, quotient) = self.place(mixed, board_salt(rest) % self.buckets);
+            let i = 2 * bucket;
             let value = quotient << QUOTIENT_SHIFT | rest;
             // Into the bucket's first free slot, or over its cheaper proof.
             let work_of = |v: u64| (v >> WORK_SHIFT) & WORK_MAX;
@@ -1063,6 +1099,33 @@ mod tests {
                 let m = mix(v, bits);
                 assert!(m <= mask, "mix leaves {bits} bits");
                 assert_eq!(unmix(m, bits), v, "{bits} bits, {v:#x}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_table_takes_the_memory_asked_and_its_buckets_give_each_key_back() {
+        for (mb, buckets) in [(0, 1 << 16), (1, 1 << 16), (3, 3 << 16), (6, 6 << 16)] {
+            let table = ProofTable::new(mb);
+            assert_eq!(table.buckets, buckets, "{mb} MiB");
+            assert_eq!(table.slots.len() as u64, 2 * buckets, "{mb} MiB");
+        }
+        let mut x = 0x0123_4567_89ab_cdef_u64;
+        for buckets in [512, 1 << 16, 3 << 16, 6 << 16, 96 << 16] {
+            let table = ProofTable {
+                slots: Slots::zeroed(2),
+                buckets,
+            };
+            for salt in [0, 1, buckets / 2, buckets - 1] {
+                for bits in [20, 43, 57, 64] {
+                    for _ in 0..1000 {
+                        x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+                        let key = x >> (64 - bits);
+                        let (bucket, quotient) = table.place(key, salt);
+                        assert!((bucket as u64) < buckets);
+                        assert_eq!(table.key_of(bucket as u64, quotient, salt), key);
+                    }
+                }
             }
         }
     }

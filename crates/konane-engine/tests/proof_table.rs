@@ -36,9 +36,15 @@ fn claim(p: &Position<u64>) -> Proof {
 
 #[test]
 fn exact_keys_never_confuse_two_positions() {
-    // 2 million positions in 65,536 buckets of two slots: each bucket is fought over by 32.
+    // 2 million positions in 65,536 buckets of two slots: each bucket is fought over by 32;
+    // in 196,608 (not a power of two), by 11.
+    for mb in [1, 3] {
+        one_table_never_confuses_two_positions(ProofTable::new(mb));
+    }
+}
+
+fn one_table_never_confuses_two_positions(table: ProofTable) {
     let size = Size::new(4, 5).unwrap();
-    let table = ProofTable::new(1);
     let first = every_position(size).next().unwrap();
     let board = table.board_key(&first);
     assert_eq!(board.keying(), Keying::Exact);
@@ -76,6 +82,11 @@ fn boards_without_room_for_an_exact_key_are_hashed() {
     assert_eq!(exact(7, 8, 2048), Keying::Exact);
     assert_eq!(exact(7, 7, 1), small(16));
     assert_eq!(exact(7, 7, 16), Keying::Exact);
+    // Any size counts its buckets, not the power of two below it.
+    assert_eq!(exact(6, 8, 7), small(8));
+    assert_eq!(exact(6, 8, 12), Keying::Exact);
+    assert_eq!(exact(7, 7, 15), small(16));
+    assert_eq!(exact(7, 7, 24), Keying::Exact);
     // A stone off its colour's squares: the occupied squares no longer say whose it is.
     let odd = AnyPosition::parse("bb../..../..w. w", Opening::CenterOrCorner).unwrap();
     with_position!(odd, p => assert_eq!(table.board_key(&p).keying(), Keying::Hashed(WhyHashed::OffColour)));
@@ -192,6 +203,67 @@ fn a_checkpoint_that_tagged_jumping_positions_with_their_rule_loads_for_both() {
     assert_eq!(fresh.load(&bytes), Ok(1));
     assert_eq!(fresh.probe(&either), Some(won));
     assert_eq!(fresh.probe(&center), Some(won));
+}
+
+/// The entries of a checkpoint, in a stable order.
+fn entries_of(checkpoint: &[u8]) -> Vec<&[u8]> {
+    let mut entries: Vec<&[u8]> = checkpoint[8..].chunks_exact(16).collect();
+    entries.sort_unstable();
+    entries
+}
+
+/// A table of any size, a power of two or not, gives its proofs to a table of any other
+/// size that has room for them, and gets them back whole.
+#[test]
+fn checkpoints_move_proofs_between_tables_of_any_size() {
+    let stop = AtomicBool::new(false);
+    let mut pos = AnyPosition::start(Size::new(6, 6).unwrap(), Opening::CenterOrCorner);
+    pos.play_text("c4").unwrap();
+    let first = ProofTable::new(3);
+    let proof = with_position!(pos, p => Solver::new(&first, &stop, u64::MAX).solve(&p)).unwrap();
+    // The most worked few thousand proofs: a full table's would not all find room in a
+    // table laid out otherwise (three to a bucket).
+    let bytes = (1..=32)
+        .map(|w| first.checkpoint(w))
+        .find(|c| c.len() <= 8 + 16 * 3000)
+        .unwrap();
+    let entries = entries_of(&bytes);
+    assert!(entries.len() > 500, "{} proofs", entries.len());
+    for mb in [3, 5, 8, 12] {
+        let table = ProofTable::new(mb);
+        assert_eq!(table.load(&bytes), Ok(entries.len()), "{mb} MiB");
+        let again = table.checkpoint(1);
+        let back = entries_of(&again);
+        let lost = entries
+            .iter()
+            .filter(|e| back.binary_search(e).is_err())
+            .count();
+        assert_eq!((back.len(), lost), (entries.len(), 0), "{mb} MiB");
+        if mb == 3 {
+            assert_eq!(again, bytes, "the same size lays the proofs out alike");
+        }
+        assert_eq!(
+            with_position!(pos, p => table.probe(&p)),
+            Some(proof),
+            "{mb} MiB"
+        );
+    }
+    // A table too small to key 6x6 exactly is impossible (a MiB is enough), but one too
+    // small for 7x7 (16 MiB) leaves its proofs out rather than keep them hashed.
+    let mut big = AnyPosition::start(Size::new(7, 7).unwrap(), Opening::CenterOrCorner);
+    big.play_text("d4").unwrap();
+    let roomy = ProofTable::new(16);
+    let won = Proof {
+        win: true,
+        best: None,
+    };
+    with_position!(big, p => roomy.store(&p, won, 1 << 20));
+    let seven = roomy.checkpoint(16);
+    assert_eq!(entries_of(&seven).len(), 1);
+    assert_eq!(ProofTable::new(15).load(&seven), Ok(0));
+    let fits = ProofTable::new(24);
+    assert_eq!(fits.load(&seven), Ok(1));
+    assert_eq!(with_position!(big, p => fits.probe(&p)), Some(won));
 }
 
 /// Thinning keeps the most worked proofs whole level by level: what a checkpoint of the

@@ -57,8 +57,8 @@ enum Command {
         /// Threads to use (default: every core).
         #[arg(long)]
         threads: Option<usize>,
-        /// Size of the table of proven positions in MiB, down to a power of two (6144 gives 4096).
-        #[arg(long, default_value_t = 1024)]
+        /// Size of the table of proven positions in MiB.
+        #[arg(long, default_value_t = 1024, value_parser = parse_mib)]
         table_mb: usize,
         /// Keep finished positions in this file and skip them when run again.
         #[arg(long)]
@@ -389,7 +389,7 @@ struct EngineArgs {
     #[arg(long)]
     threads: Option<usize>,
     /// Transposition table size in MiB.
-    #[arg(long, default_value_t = 256)]
+    #[arg(long, default_value_t = 256, value_parser = parse_mib)]
     hash_mb: usize,
 }
 
@@ -419,6 +419,20 @@ fn parse_millis(text: &str) -> Result<u64, String> {
     match number.trim().parse::<f64>() {
         Ok(x) if x.is_finite() && x > 0.0 => Ok((x * scale).round().max(1.0) as u64),
         _ => Err(format!("'{text}' is not a duration: write 2s, 500ms or 1m")),
+    }
+}
+
+/// The most memory a table may be given, in MiB (1 TiB): more is a typo, and its size in
+/// bytes would not fit a word.
+const MAX_MIB: usize = 1 << 20;
+
+/// Reads a table's size: a whole number of MiB from 1 to [`MAX_MIB`].
+pub(crate) fn parse_mib(text: &str) -> Result<usize, String> {
+    match text.trim().parse::<usize>() {
+        Ok(mb @ 1..=MAX_MIB) => Ok(mb),
+        _ => Err(format!(
+            "'{text}' is not a table size: a whole number of MiB from 1 to {MAX_MIB}"
+        )),
     }
 }
 

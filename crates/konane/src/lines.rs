@@ -44,8 +44,8 @@ pub struct LinesArgs {
     /// Threads to use, one line each (default: every core).
     #[arg(long)]
     pub(crate) threads: Option<usize>,
-    /// Size of the table of proven positions in MiB, down to a power of two (6144 gives 4096).
-    #[arg(long, default_value_t = 1024)]
+    /// Size of the table of proven positions in MiB.
+    #[arg(long, default_value_t = 1024, value_parser = crate::cli::parse_mib)]
     table_mb: usize,
     /// Keep each position's result in this file and skip it when run again.
     #[arg(long)]

@@ -46,8 +46,8 @@ enum Action {
         /// Seed of the self-play games.
         #[arg(long, default_value_t = 1)]
         seed: u64,
-        /// Size of the table of proven positions in MiB, down to a power of two (6144 gives 4096).
-        #[arg(long, default_value_t = 256)]
+        /// Size of the table of proven positions in MiB.
+        #[arg(long, default_value_t = 256, value_parser = crate::cli::parse_mib)]
         table_mb: usize,
     },
     /// Prove every puzzle of a file again and print what the set holds.

@@ -77,6 +77,12 @@ fn bad_input_fails_with_one_line() {
         vec!["perft", "--depth", "3", "--opening", "corner"],
         vec!["perft", "--depth", "3", "--threads", "0"],
         vec!["perft", "--depth", "x"],
+        vec!["solve", "--size", "4x4", "--table-mb", "99999999999999"],
+        vec!["solve", "--size", "4x4", "--table-mb", "0"],
+        vec!["lines", "--size", "4x4", "--table-mb", "-1"],
+        vec!["accuracy", "label", "--count", "1", "--table-mb", "1048577"],
+        vec!["puzzles", "generate", "--count", "1", "--table-mb", "lots"],
+        vec!["engine", "--hash-mb", "99999999999999"],
     ] {
         let o = konane(&args);
         assert!(!o.status.success(), "{args:?} succeeded");
@@ -92,4 +98,12 @@ fn bad_input_fails_with_one_line() {
         stderr(&o),
         "error: bad position \"bwbw/wbw b\": row 2 has 3 squares, expected 4\n"
     );
+    // A size whose bytes overflow a word once panicked allocating it.
+    let o = konane(&["solve", "--table-mb", "99999999999999"]);
+    assert!(
+        stderr(&o).contains("is not a table size: a whole number of MiB from 1 to 1048576"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(stdout(&o), "", "nothing is solved");
 }
