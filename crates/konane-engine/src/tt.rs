@@ -67,11 +67,9 @@ pub(crate) fn unpack_move(bits: u64) -> Option<Move> {
 }
 
 impl Table {
-    /// A table of at most `megabytes` MiB (a power of two number of slots, at least 1024).
+    /// A table of `megabytes` MiB (at least 1024 slots).
     pub fn new(megabytes: usize) -> Table {
-        let wanted = (megabytes.max(1) << 20) / SLOT_BYTES;
-        // The largest power of two that fits, so the index is a mask.
-        let n = (wanted.max(1024) + 1).next_power_of_two() / 2;
+        let n = ((megabytes.max(1) << 20) / SLOT_BYTES).max(1024);
         let slots = (0..n)
             .map(|_| Slot {
                 check: AtomicU64::new(0),
@@ -98,7 +96,9 @@ impl Table {
     }
 
     fn slot(&self, key: u64) -> &Slot {
-        &self.slots[(key as usize) & (self.slots.len() - 1)]
+        // The key scaled to the number of slots (a multiply and a shift): any number of
+        // slots, so a table takes the whole size asked. The slot checks the whole key.
+        &self.slots[((u128::from(key) * self.slots.len() as u128) >> 64) as usize]
     }
 
     /// The entry for `key`, if stored.
@@ -181,8 +181,40 @@ mod tests {
             bound: Bound::Exact,
             best: Some(Move::removal(Square::from_index(255))),
         };
-        t.store(7, r);
-        assert_eq!(t.probe(7), Some(r));
-        assert!(t.slots.len().is_power_of_two() && t.slots.len() >= 1024);
+        // The slot is chosen by the key's high bits.
+        t.store(7 << 60 | 7, r);
+        assert_eq!(t.probe(7 << 60 | 7), Some(r));
+        assert_eq!(t.slots.len(), 1 << 16);
+    }
+
+    #[test]
+    fn a_table_of_any_size_uses_all_of_it() {
+        let t = Table::new(3);
+        assert_eq!(t.slots.len(), 3 << 16, "3 MiB of 16-byte slots");
+        let e = |depth| Entry {
+            score: depth,
+            depth,
+            bound: Bound::Exact,
+            best: None,
+        };
+        let mut key = 0x0123_4567_89ab_cdef_u64;
+        let keys: Vec<u64> = (0..20_000)
+            .map(|_| {
+                key = key.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+                key
+            })
+            .collect();
+        for (i, &k) in keys.iter().enumerate() {
+            t.store(k, e(i as i32 % 100));
+        }
+        let kept = keys.iter().filter(|&&k| t.probe(k).is_some()).count();
+        // 20,000 keys over 196,608 slots: about one in twenty lands on another's slot.
+        assert!(kept > 18_500, "{kept}");
+        let last_third = t.slots[2 << 16..]
+            .iter()
+            .filter(|s| s.data.load(Ordering::Relaxed) != 0)
+            .count();
+        assert!((5_500..7_500).contains(&last_third), "{last_third}");
+        assert_eq!(Table::new(0).slots.len(), 1 << 16);
     }
 }
