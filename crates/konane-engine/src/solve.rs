@@ -24,8 +24,8 @@ use crate::tt::{pack_move, unpack_move};
 /// A slot is one atomic word, so no write can tear. Every position reached by play has its
 /// stones on their own colour's squares (a jump moves a stone two squares), so on a board of
 /// up to 63 squares it is its set of occupied squares and the side to move. That number,
-/// put through a bijection, splits into the bucket index and a quotient the slot keeps
-/// whole: two positions can never share an entry, so no collision can forge a proof
+/// put through a bijection and divided by the number of buckets, gives the bucket (by its
+/// remainder) and a quotient the slot keeps whole: two positions can never share an entry, so no collision can forge a proof
 /// ([`Keying::Exact`]). Where that does not fit (larger boards, a table too small for the
 /// quotient, stones off their colour), the slot keeps 30 bits of the Zobrist hash beyond
 /// the index instead ([`Keying::Hashed`]: a collision is unlikely, not impossible).
@@ -160,9 +160,9 @@ impl BoardKey {
 }
 
 impl ProofTable {
-    /// A table of `megabytes` MiB (at least 1024 slots).
+    /// A table of `megabytes` MiB (at least one).
     pub fn new(megabytes: usize) -> ProofTable {
-        let buckets = ((megabytes.max(1) << 20) / 16).max(512);
+        let buckets = (megabytes.max(1) << 20) / 16;
         ProofTable {
             slots: Slots::zeroed(2 * buckets),
             buckets: buckets as u64,

@@ -67,9 +67,9 @@ pub(crate) fn unpack_move(bits: u64) -> Option<Move> {
 }
 
 impl Table {
-    /// A table of `megabytes` MiB (at least 1024 slots).
+    /// A table of `megabytes` MiB (at least one).
     pub fn new(megabytes: usize) -> Table {
-        let n = ((megabytes.max(1) << 20) / SLOT_BYTES).max(1024);
+        let n = (megabytes.max(1) << 20) / SLOT_BYTES;
         let slots = (0..n)
             .map(|_| Slot {
                 check: AtomicU64::new(0),
