@@ -79,7 +79,7 @@ fn bad_input_fails_with_one_line() {
         vec!["perft", "--depth", "x"],
         vec!["solve", "--size", "4x4", "--table-mb", "99999999999999"],
         vec!["solve", "--size", "4x4", "--table-mb", "0"],
-        vec!["lines", "--size", "4x4", "--table-mb", "-1"],
+        vec!["lines", "--size", "4x4", "--table-mb=-1"],
         vec!["accuracy", "label", "--count", "1", "--table-mb", "1048577"],
         vec!["puzzles", "generate", "--count", "1", "--table-mb", "lots"],
         vec!["engine", "--hash-mb", "99999999999999"],
