@@ -10,9 +10,9 @@ use konane_core::{IllegalMove, IllegalReason, NotationError};
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 
-use crate::account::PasswordError;
-use crate::game::GameError;
-use crate::name::NameError;
+use crate::games::game::GameError;
+use crate::players::name::NameError;
+use crate::players::secrets::PasswordError;
 
 /// An API error; it becomes the status code and the JSON body of the response.
 #[derive(Debug, thiserror::Error)]
@@ -218,8 +218,8 @@ impl ApiError {
             ApiError::BadPassword(p) => (
                 Some(p.code()),
                 Some(params([
-                    ("min", json!(crate::account::MIN_PASSWORD_CHARS)),
-                    ("max", json!(crate::account::MAX_PASSWORD_CHARS)),
+                    ("min", json!(crate::players::secrets::MIN_PASSWORD_CHARS)),
+                    ("max", json!(crate::players::secrets::MAX_PASSWORD_CHARS)),
                 ])),
             ),
             _ => (None, None),
@@ -270,7 +270,7 @@ fn illegal_params(m: &IllegalMove) -> Map<String, Value> {
 
 /// What a refused name's sentence names: the limits, the character.
 fn name_params(n: &NameError) -> Map<String, Value> {
-    use crate::name::{MAX_NAME_CHARS, MIN_NAME_CHARS};
+    use crate::players::name::{MAX_NAME_CHARS, MIN_NAME_CHARS};
     let mut p = params([
         ("min", json!(MIN_NAME_CHARS)),
         ("max", json!(MAX_NAME_CHARS)),

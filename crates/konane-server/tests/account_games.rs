@@ -7,7 +7,7 @@ mod common;
 use common::{
     Player, TestServer, challenges_at_once, created_or_too_many, first_legal, registered, start,
 };
-use konane_server::api::MAX_CHALLENGES as MAX;
+use konane_server::games::create::MAX_CHALLENGES as MAX;
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 

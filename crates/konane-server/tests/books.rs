@@ -24,7 +24,7 @@ async fn a_solved_boards_book_proves_its_opening_in_a_browsers_engine() {
     assert_eq!(r.headers()["cache-control"], "no-cache");
     let etag = r.headers()["etag"].clone();
     let proofs = r.bytes().await.unwrap();
-    assert!(proofs.len() <= 8 + 16 * konane_server::books::MAX_ENTRIES);
+    assert!(proofs.len() <= 8 + 16 * konane_server::http::books::MAX_ENTRIES);
     assert_eq!(
         ProofTable::boards_in(&proofs),
         ["7x7".parse().unwrap()],

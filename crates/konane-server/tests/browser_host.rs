@@ -99,7 +99,7 @@ async fn a_whole_browser_hosted_game_is_checked_and_stored_and_only_its_seat_mov
             let seed = state["engine_seed"].as_u64().unwrap();
             assert_eq!(
                 seed,
-                konane_server::game::browser_seed(id, state["seq"].as_i64().unwrap())
+                konane_server::games::game::browser_seed(id, state["seq"].as_i64().unwrap())
             );
             assert!(seed < 1 << 53, "JavaScript carries the seed exactly");
             seeds.insert(seed);

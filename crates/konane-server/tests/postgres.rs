@@ -275,7 +275,7 @@ async fn two_instances_stop_one_accounts_challenges_sent_at_once_at_the_limit() 
     let Some(url) = database() else { return };
     let a = start_with(0, Some(url.clone())).await;
     let b = start_with(0, Some(url)).await;
-    let most = konane_server::api::MAX_CHALLENGES;
+    let most = konane_server::games::create::MAX_CHALLENGES;
     for round in 0..3 {
         let mut ana = common::fresh_player(&a, "ana").await;
         let targets = fresh_players(&b, "to", 12).await;
@@ -304,7 +304,7 @@ async fn two_instances_stop_challenges_sent_at_once_to_one_account_at_the_limit(
     let Some(url) = database() else { return };
     let a = start_with(0, Some(url.clone())).await;
     let b = start_with(0, Some(url)).await;
-    let most = konane_server::api::MAX_CHALLENGES;
+    let most = konane_server::games::create::MAX_CHALLENGES;
     for round in 0..3 {
         let mut kai = common::fresh_player(&b, "kai").await;
         let senders = fresh_players(&a, "from", 12).await;
@@ -346,7 +346,7 @@ async fn a_listener_cut_off_comes_back_and_hears_moves_again() {
 
     sqlx::any::install_default_drivers();
     let mut admin = sqlx::AnyConnection::connect(&url).await.unwrap();
-    let name = konane_server::notifier::listener_name(b.instance);
+    let name = konane_server::net::peers::channel::listener_name(b.instance);
     let named = "SELECT COUNT(*) AS n FROM pg_stat_activity WHERE application_name = $1";
     let cut: i64 = sqlx::query_scalar(
         "SELECT COUNT(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE application_name = $1",
@@ -384,7 +384,7 @@ async fn a_listener_cut_off_comes_back_and_hears_moves_again() {
 
 /// A listening connection named as instance `instance` is, on its channel.
 async fn listen_as(url: &str, instance: u64) -> sqlx::postgres::PgListener {
-    konane_server::notifier::listen(url, instance)
+    konane_server::net::peers::channel::listen(url, instance)
         .await
         .unwrap()
 }
@@ -418,10 +418,10 @@ async fn notices_queued_at_once_reach_every_other_instance_in_their_order() {
     let mut second = listen_as(&url, others[1]).await;
     let mut unnamed = sqlx::postgres::PgListener::connect(&url).await.unwrap();
     unnamed
-        .listen(&konane_server::notifier::channel(base + 3))
+        .listen(&konane_server::net::peers::channel::channel(base + 3))
         .await
         .unwrap();
-    let notifier = konane_server::notifier::Notifier::start(pool, sender);
+    let notifier = konane_server::net::peers::channel::Notifier::start(pool, sender);
     // Queued faster than they are sent, so they travel many to a statement.
     let tag = format!("order-test-{sender}-");
     let n = 2_000;
@@ -466,7 +466,7 @@ async fn backend_pid(conn: &mut sqlx::PgConnection) -> i32 {
 async fn a_moves_connection_is_reused_only_after_a_finished_statement() {
     let Some(url) = database() else { return };
     sqlx::any::install_default_drivers();
-    let pool = konane_server::direct::DirectPool::new(url.parse().unwrap(), 2);
+    let pool = konane_server::store::direct::DirectPool::new(url.parse().unwrap(), 2);
     let mut conn = pool.get().await.unwrap();
     let first = backend_pid(&mut conn).await;
     conn.finished();
@@ -510,7 +510,7 @@ async fn a_moves_connection_that_died_while_idle_is_replaced() {
     use sqlx::Connection;
     let Some(url) = database() else { return };
     sqlx::any::install_default_drivers();
-    let pool = konane_server::direct::DirectPool::new(url.parse().unwrap(), 1);
+    let pool = konane_server::store::direct::DirectPool::new(url.parse().unwrap(), 1);
     let mut conn = pool.get().await.unwrap();
     let first = backend_pid(&mut conn).await;
     conn.finished();
@@ -520,7 +520,8 @@ async fn a_moves_connection_that_died_while_idle_is_replaced() {
         .execute(&mut other)
         .await
         .unwrap();
-    tokio::time::sleep(konane_server::direct::PING_AFTER_IDLE + Duration::from_millis(100)).await;
+    tokio::time::sleep(konane_server::store::direct::PING_AFTER_IDLE + Duration::from_millis(100))
+        .await;
     let mut conn = pool.get().await.unwrap();
     assert_ne!(backend_pid(&mut conn).await, first);
 }
@@ -622,13 +623,13 @@ async fn writer_games(url: &str, prefix: &str, n: usize) -> Vec<String> {
 
 /// Sends a move of game `id` over `seq` to `writer`, in a task of its own.
 fn send_move(
-    writer: &konane_server::writer::Writer,
+    writer: &konane_server::store::writer::Writer,
     id: &str,
     seq: i64,
     data: &str,
-) -> tokio::task::JoinHandle<Result<bool, konane_server::writer::WriteError>> {
+) -> tokio::task::JoinHandle<Result<bool, konane_server::store::writer::WriteError>> {
     let writer = writer.clone();
-    let update = konane_server::writer::Update {
+    let update = konane_server::store::writer::Update {
         id: id.to_string(),
         seq,
         status: "finished",
@@ -681,7 +682,7 @@ struct WriterTest {
     prefix: String,
     /// The `application_name` of the writer's connection, so the test can see it wait.
     app: String,
-    writer: konane_server::writer::Writer,
+    writer: konane_server::store::writer::Writer,
     watch: sqlx::PgConnection,
 }
 
@@ -692,7 +693,8 @@ async fn writer_test(url: &str, tag: &str, games: usize) -> WriterTest {
     let app = format!("konane-writer-{prefix}");
     let sep = if url.contains('?') { '&' } else { '?' };
     let writer =
-        konane_server::writer::Writer::start(&format!("{url}{sep}application_name={app}")).unwrap();
+        konane_server::store::writer::Writer::start(&format!("{url}{sep}application_name={app}"))
+            .unwrap();
     let watch = sqlx::PgConnection::connect(url).await.unwrap();
     WriterTest {
         ids,

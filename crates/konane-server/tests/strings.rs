@@ -143,7 +143,7 @@ fn hawaiian_words_keep_their_diacritics() {
 fn every_code_the_server_sends_is_worded() {
     use konane_core::IllegalReason;
     use konane_server::error::ApiError;
-    use konane_server::game::EndReason;
+    use konane_server::games::game::EndReason;
 
     let english = language("en");
     let mut keys: Vec<String> = Vec::new();
@@ -161,9 +161,10 @@ fn every_code_the_server_sends_is_worded() {
     keys.extend(ApiError::NOTATION_REASONS.map(|code| format!("notation.{code}")));
     keys.extend(EndReason::ALL.map(|r| format!("end.{}", r.code())));
     keys.extend(ApiError::CODES.map(|code| format!("error.{code}")));
-    keys.extend(konane_server::name::NameError::CODES.map(|code| format!("name.{code}")));
+    keys.extend(konane_server::players::name::NameError::CODES.map(|code| format!("name.{code}")));
     keys.extend(
-        konane_server::account::PasswordError::CODES.map(|code| format!("password.{code}")),
+        konane_server::players::secrets::PasswordError::CODES
+            .map(|code| format!("password.{code}")),
     );
     let missing: Vec<_> = keys.iter().filter(|k| !english.contains_key(*k)).collect();
     assert!(missing.is_empty(), "en.json lacks {missing:?}");

@@ -10,7 +10,7 @@ use std::net::SocketAddr;
 use std::time::Duration;
 
 use common::{TestServer, first_legal, start, start_configured};
-use konane_server::limits::Limits;
+use konane_server::net::caps::Limits;
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -338,7 +338,7 @@ async fn a_message_longer_than_the_sockets_read_buffer_is_read_whole() {
     let mut socket = s.socket(&id).await;
     let state = socket.next_state(5).await;
     // A hello padded to twenty times the read buffer: read in pieces, understood whole.
-    let padding = " ".repeat(20 * konane_server::ws::READ_BUFFER);
+    let padding = " ".repeat(20 * konane_server::http::ws::READ_BUFFER);
     socket
         .send_text(format!("{{\"token\": \"{token}\"{padding}}}"))
         .await;
@@ -546,7 +546,7 @@ async fn the_service_worker_names_this_build_and_files_that_exist() {
     );
     assert_eq!(r.headers()["cache-control"], "no-cache");
     let source = r.text().await.unwrap();
-    let build = konane_server::web::build();
+    let build = konane_server::http::web::build();
     let written = format!("const BUILD = {};", serde_json::to_string(build).unwrap());
     assert!(
         source.contains(&written),

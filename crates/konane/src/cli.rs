@@ -323,8 +323,8 @@ struct ServeArgs {
 }
 
 impl ServeArgs {
-    fn limits(&self) -> konane_server::limits::Limits {
-        konane_server::limits::Limits {
+    fn limits(&self) -> konane_server::net::caps::Limits {
+        konane_server::net::caps::Limits {
             header_timeout: Duration::from_secs(self.header_timeout),
             body_timeout: Duration::from_secs(self.body_timeout),
             ping_interval: Duration::from_secs(self.ping_interval),

@@ -14,7 +14,7 @@ mod rig;
 use fantoccini::Client;
 use konane_core::{AnyPosition, Game, Opening};
 use konane_engine::{Level, Rng};
-use konane_server::engine_pool::EnginePool;
+use konane_server::games::engine_pool::EnginePool;
 use rig::*;
 use serde_json::{Value, json};
 
@@ -63,7 +63,7 @@ async fn server_choices(g: &Value, computer: usize) -> Vec<(String, String)> {
         let played = played.as_str().unwrap().to_string();
         if ply % 2 == computer {
             let pos = *game.position();
-            let seed = konane_server::game::browser_seed(id, ply as i64 + 1);
+            let seed = konane_server::games::game::browser_seed(id, ply as i64 + 1);
             let m = pool.choose("test", pos, level, seed).await.unwrap();
             out.push((pos.move_text(m), played.clone()));
         }

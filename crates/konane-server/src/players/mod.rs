@@ -1,0 +1,7 @@
+//! The players, pure: display names, secrets (passwords, session tokens), ratings.
+
+pub mod glicko;
+pub mod name;
+pub mod pairing;
+pub mod ratings;
+pub mod secrets;
