@@ -35,8 +35,7 @@ enum Action {
         /// Thinking times, comma-separated, e.g. 100ms,1s (a bare number counts
         /// milliseconds).
         #[arg(long = "time", alias = "ms", value_name = "TIME", default_value = "100ms,1s",
-              value_delimiter = ',',
-              value_parser = crate::cli::millis)]
+              value_delimiter = ',', value_parser = crate::cli::millis)]
         times: Vec<std::time::Duration>,
         /// Also draw the shares kept, by band of plies, as an SVG chart into this file.
         #[arg(long)]
@@ -69,8 +68,8 @@ struct LabelArgs {
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Size of the table of proven positions in MiB.
-    #[arg(long = "table-mib", alias = "table-mb", default_value_t = 1024,
-          value_parser = crate::cli::parse_mib)]
+    #[arg(long = "table-mib", alias = "table-mb", value_name = "TABLE_MIB",
+          default_value_t = 1024, value_parser = crate::cli::parse_mib)]
     table_mb: usize,
 }
 

@@ -44,8 +44,8 @@ pub struct Args {
     #[arg(long)]
     threads: Option<usize>,
     /// Size of the table of proven positions in MiB.
-    #[arg(long = "table-mib", alias = "table-mb", default_value_t = 1024,
-          value_parser = crate::cli::parse_mib)]
+    #[arg(long = "table-mib", alias = "table-mb", value_name = "TABLE_MIB",
+          default_value_t = 1024, value_parser = crate::cli::parse_mib)]
     table_mb: usize,
     /// Keep each position's result in this file and skip it when run again.
     #[arg(long)]

@@ -47,8 +47,8 @@ enum Action {
         #[arg(long, default_value_t = 1)]
         seed: u64,
         /// Size of the table of proven positions in MiB.
-        #[arg(long = "table-mib", alias = "table-mb", default_value_t = 256,
-          value_parser = crate::cli::parse_mib)]
+        #[arg(long = "table-mib", alias = "table-mb", value_name = "TABLE_MIB",
+              default_value_t = 256, value_parser = crate::cli::parse_mib)]
         table_mb: usize,
     },
     /// Prove every puzzle of a file again and print what the set holds.

@@ -9,7 +9,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use crate::cli::{RuleArg, parse_mib, position_or_start, print_json, thread_count};
-use crate::solve_report::{BenchBoard, BenchReport, RowReport, SolveReport, winning_removals};
+use crate::solve_report::{BenchBoard, BenchReport, SolveReport};
 use anyhow::{Context, Result, anyhow, bail};
 use indicatif::{ProgressBar, ProgressStyle};
 use konane_core::{AnyPosition, Color, Game, Move, Opening, Size};
@@ -888,64 +888,13 @@ fn solve_from(
         recheck_jobs(&plan.jobs, threads, table_mb, checkpoint.as_ref())?;
     }
 
-    let rows: Vec<RowReport> = plan
-        .rows
-        .iter()
-        .map(|row| RowReport::of(&plan, row, start))
-        .collect();
-    let secs = began.elapsed().as_secs_f64();
-    let total_nodes = plan.nodes();
+    let seconds = began.elapsed().as_secs_f64();
+    let verdict = plan.verdict(start);
+    let report = SolveReport::of(&plan, start, threads, keys, verdict, plan.nodes(), seconds);
     if json {
-        let table = *start == AnyPosition::start(start.size(), start.opening());
-        let winning_removals = if table {
-            winning_removals(&plan, start)
-        } else {
-            Vec::new()
-        };
-        let winner = match plan.rows.first() {
-            Some(row) if !table => plan.winner_of(row),
-            _ if winning_removals.is_empty() => Color::White,
-            _ => Color::Black,
-        };
-        return print_json(&SolveReport {
-            size: start.size().to_string(),
-            opening: start.opening().name(),
-            position: start.to_string(),
-            threads,
-            positions: plan.rows.len(),
-            distinct: plan.jobs.len(),
-            keys,
-            rows,
-            winner: winner.name(),
-            winning_removals,
-            verdict: plan.verdict(start),
-            nodes: total_nodes,
-            seconds: secs,
-        });
+        return print_json(&report);
     }
-    println!();
-    println!(
-        "{:<8} {:<8} {:<7} {:<10} {:>14} {:>9}",
-        "removal", "reply", "winner", "best move", "nodes", "time"
-    );
-    for row in &rows {
-        let text = |m: &Option<String>| m.clone().unwrap_or_else(|| "-".to_string());
-        println!(
-            "{:<8} {:<8} {:<7} {:<10} {:>14} {:>8.2}s",
-            text(&row.removal),
-            text(&row.reply),
-            row.winner,
-            text(&row.best),
-            row.nodes,
-            row.seconds
-        );
-    }
-    println!();
-    println!("{}", plan.verdict(start));
-    println!(
-        "{total_nodes} nodes in {secs:.2} s ({:.1} M nodes/s)",
-        total_nodes as f64 / secs.max(1e-9) / 1e6
-    );
+    report.print();
     Ok(())
 }
 
