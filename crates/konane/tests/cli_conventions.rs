@@ -186,6 +186,35 @@ fn solve_json_agrees_with_the_text_run() {
 }
 
 #[test]
+fn solve_bench_json_has_a_board_a_rule() {
+    let v = json(&[
+        "solve",
+        "--bench",
+        "4x4",
+        "--table-mib",
+        "8",
+        "--threads",
+        "1",
+        "--json",
+    ]);
+    assert_eq!(v["threads"], 1);
+    assert_eq!(v["table_mib"], 8);
+    let boards = v["boards"].as_array().expect("boards");
+    let rules: Vec<&str> = boards
+        .iter()
+        .map(|b| b["opening"].as_str().unwrap())
+        .collect();
+    assert_eq!(rules, ["center-or-corner", "center"]);
+    let nodes: u64 = boards.iter().map(|b| b["nodes"].as_u64().unwrap()).sum();
+    assert_eq!(v["nodes"].as_u64(), Some(nodes));
+    assert!(
+        boards
+            .iter()
+            .all(|b| b["size"] == "4x4" && b["verdict"].is_string())
+    );
+}
+
+#[test]
 fn solve_json_refuses_the_text_only_reports() {
     let o = konane(&["solve", "--size", "4x4", "--json", "--recheck"]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
