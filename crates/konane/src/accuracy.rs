@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 
 use anyhow::{Context, Result, bail};
-use clap::{Args, Subcommand};
+use clap::Subcommand;
 use indicatif::{ProgressBar, ProgressStyle};
 use konane_core::{AnyPosition, Game, Move, Opening, Size};
 use konane_engine::{Engine, EngineConfig, Frozen, Limits, Rng, SystemClock};
@@ -15,8 +15,8 @@ use konane_engine::{Engine, EngineConfig, Frozen, Limits, Rng, SystemClock};
 use crate::bars::BarChart;
 
 /// The engine's winning-move accuracy: label positions, or measure the engine on them.
-#[derive(Args, Debug)]
-pub struct AccuracyArgs {
+#[derive(clap::Args, Debug)]
+pub struct Args {
     #[command(subcommand)]
     action: Action,
 }
@@ -32,9 +32,11 @@ enum Action {
         /// The labelled positions.
         #[arg(default_value = "data/accuracy-8x8.txt")]
         file: PathBuf,
-        /// Thinking times in milliseconds, comma-separated.
-        #[arg(long, default_value = "100,1000", value_delimiter = ',')]
-        ms: Vec<u64>,
+        /// Thinking times, comma-separated, e.g. 100ms,1s (a bare number counts
+        /// milliseconds).
+        #[arg(long = "time", alias = "ms", value_name = "TIME", default_value = "100ms,1s",
+              value_delimiter = ',', value_parser = crate::cli::millis)]
+        times: Vec<std::time::Duration>,
         /// Also draw the shares kept, by band of plies, as an SVG chart into this file.
         #[arg(long)]
         svg: Option<PathBuf>,
@@ -42,7 +44,7 @@ enum Action {
 }
 
 /// What `konane accuracy label` labels, and where it writes.
-#[derive(Args, Debug)]
+#[derive(clap::Args, Debug)]
 struct LabelArgs {
     /// Board size, rows x columns.
     #[arg(long, default_value = "8x8")]
@@ -66,7 +68,8 @@ struct LabelArgs {
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Size of the table of proven positions in MiB.
-    #[arg(long, default_value_t = 1024, value_parser = crate::cli::parse_mib)]
+    #[arg(long = "table-mib", alias = "table-mb", value_name = "TABLE_MIB",
+          default_value_t = 1024, value_parser = crate::cli::parse_mib)]
     table_mb: usize,
 }
 
@@ -142,10 +145,13 @@ fn read(path: &Path) -> Result<Vec<Labelled>> {
 }
 
 /// Runs `konane accuracy`.
-pub fn run(args: AccuracyArgs) -> Result<()> {
+pub fn run(args: Args) -> Result<()> {
     match args.action {
         Action::Label(args) => label(&args),
-        Action::Run { file, ms, svg } => measure(&file, &ms, svg.as_deref()),
+        Action::Run { file, times, svg } => {
+            let ms: Vec<u64> = times.into_iter().map(crate::cli::whole_millis).collect();
+            measure(&file, &ms, svg.as_deref())
+        }
     }
 }
 

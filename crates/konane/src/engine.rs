@@ -3,12 +3,22 @@
 use std::io::{BufRead, Write};
 
 use anyhow::Result;
+use konane_engine::SystemClock;
 use konane_engine::protocol::{Flow, Session};
-use konane_engine::{EngineConfig, SystemClock};
+
+use crate::cli::EngineArgs;
+
+/// The engine to speak for.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    #[command(flatten)]
+    engine: EngineArgs,
+}
 
 /// Answers protocol commands from stdin until `quit` or the end of input; `info` lines go
 /// out as the search produces them.
-pub fn run(config: EngineConfig) -> Result<()> {
+pub fn run(args: Args) -> Result<()> {
+    let config = args.engine.config()?;
     let name = format!("Konane engine {}", env!("CARGO_PKG_VERSION"));
     let mut session = Session::new(config, &name);
     let mut stdout = std::io::stdout().lock();

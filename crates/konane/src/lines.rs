@@ -14,7 +14,6 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
 use anyhow::{Context, Result, anyhow};
-use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use konane_core::{AnyPosition, Color, Game, Move, Size, with_position};
 use konane_engine::{
@@ -27,8 +26,8 @@ use crate::solve::{
 };
 
 /// What `konane lines` proves, and where it keeps its work.
-#[derive(Args, Debug)]
-pub struct LinesArgs {
+#[derive(clap::Args, Debug)]
+pub struct Args {
     /// Board size, rows x columns.
     #[arg(long, default_value = "8x8")]
     size: Size,
@@ -43,9 +42,10 @@ pub struct LinesArgs {
     node_limit: u64,
     /// Threads to use, one line each (default: every core).
     #[arg(long)]
-    pub(crate) threads: Option<usize>,
+    threads: Option<usize>,
     /// Size of the table of proven positions in MiB.
-    #[arg(long, default_value_t = 1024, value_parser = crate::cli::parse_mib)]
+    #[arg(long = "table-mib", alias = "table-mb", value_name = "TABLE_MIB",
+          default_value_t = 1024, value_parser = crate::cli::parse_mib)]
     table_mb: usize,
     /// Keep each position's result in this file and skip it when run again.
     #[arg(long)]
@@ -82,7 +82,8 @@ struct Reach {
 
 /// Plays the engine's line from each distinct opening row of `start`'s board, then proves
 /// each line from its end back, `threads` lines at a time, and prints how far each reached.
-pub fn run(args: LinesArgs, threads: usize) -> Result<()> {
+pub fn run(args: Args) -> Result<()> {
+    let threads = crate::cli::thread_count(args.threads)?;
     let start = AnyPosition::start(args.size, args.rule.opening);
     let plan = Plan::of(&start)?;
     println!(

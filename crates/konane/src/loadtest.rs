@@ -17,17 +17,25 @@ use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 
 /// The settings of a load test.
-pub struct LoadConfig {
-    /// The instances, e.g. `http://127.0.0.1:8080`; games are spread over them.
-    pub urls: Vec<String>,
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// A server, e.g. http://127.0.0.1:8080 (start it with --rate-limit 0); several
+    /// instances sharing a database: give --url for each. Games are spread over them.
+    #[arg(long = "url", required = true)]
+    urls: Vec<String>,
     /// Concurrent games.
-    pub games: usize,
+    #[arg(long, default_value_t = 100)]
+    games: usize,
     /// Moves per game at most (games also stop when they end).
-    pub moves: usize,
-    /// The first instance's process id, to read its memory use with all games open and idle.
-    pub server_pid: Option<u32>,
-    /// Milliseconds each player thinks before a move (0: as fast as the server answers).
-    pub think_ms: u64,
+    #[arg(long, default_value_t = 20)]
+    moves: usize,
+    /// The (first) server's process id, to report its memory per open game.
+    #[arg(long)]
+    server_pid: Option<u32>,
+    /// How long each player thinks before moving, e.g. 1s or 200ms (0: as fast as the
+    /// server answers; a bare number counts milliseconds).
+    #[arg(long, alias = "think-ms", default_value = "1s", value_parser = crate::cli::millis)]
+    think: Duration,
 }
 
 type Socket =
@@ -202,7 +210,7 @@ fn spread(sorted: &[f64]) -> String {
 }
 
 /// Runs the load test and prints what it measured.
-pub fn run(cfg: &LoadConfig) -> Result<()> {
+pub fn run(cfg: Args) -> Result<()> {
     if cfg.games == 0 {
         bail!("--games must be at least 1");
     }
@@ -239,7 +247,7 @@ pub fn run(cfg: &LoadConfig) -> Result<()> {
         tokio::time::sleep(Duration::from_millis(500)).await;
         let idle = cfg.server_pid.and_then(rss_kib);
         let started = Instant::now();
-        let think = Duration::from_millis(cfg.think_ms);
+        let think = cfg.think;
         let games = cfg.games as u32;
         let tasks: Vec<_> = tables
             .into_iter()
@@ -271,7 +279,7 @@ pub fn run(cfg: &LoadConfig) -> Result<()> {
         println!(
             "{} concurrent games on {on}, {} ms thinking per move, {} moves in {secs:.2} s",
             cfg.games,
-            cfg.think_ms,
+            crate::cli::whole_millis(cfg.think),
             round_trips.len()
         );
         println!("moves per second  {:.0}", round_trips.len() as f64 / secs.max(1e-9));
@@ -298,4 +306,33 @@ pub fn run(cfg: &LoadConfig) -> Result<()> {
         }
         Ok(())
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Load {
+        #[command(flatten)]
+        args: Args,
+    }
+
+    #[test]
+    fn thinking_time_reads_durations_and_the_old_milliseconds() {
+        let think = |flags: &[&str]| {
+            let mut argv = vec!["konane", "--url", "http://127.0.0.1:8080"];
+            argv.extend_from_slice(flags);
+            Load::try_parse_from(argv).map(|l| l.args.think)
+        };
+        assert_eq!(think(&[]).ok(), Some(Duration::from_secs(1)));
+        assert_eq!(
+            think(&["--think-ms", "500"]).ok(),
+            Some(Duration::from_millis(500))
+        );
+        assert_eq!(think(&["--think", "2s"]).ok(), Some(Duration::from_secs(2)));
+        assert_eq!(think(&["--think", "0"]).ok(), Some(Duration::ZERO));
+        assert!(think(&["--think", "soon"]).is_err());
+    }
 }

@@ -4,16 +4,20 @@ mod accuracy;
 mod analyze;
 mod bars;
 mod cli;
+mod completions;
 mod engine;
 mod lines;
 mod loadtest;
 mod matchplay;
+mod moves;
 mod openings;
 mod perft;
 mod play;
 mod puzzles;
+mod serve;
 mod show;
 mod solve;
+mod solve_report;
 mod stats;
 mod tune;
 
@@ -21,10 +25,12 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
+/// Exit codes: 0 success, 1 an error (printed on stderr), 2 a usage error (clap's), and a
+/// match's sequential test says its verdict (docs/cli.md).
 fn main() -> ExitCode {
     let args = cli::Cli::parse();
     match cli::run(args) {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(code) => code,
         Err(e) => {
             eprintln!("error: {e:#}");
             ExitCode::FAILURE

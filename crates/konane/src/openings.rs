@@ -10,10 +10,71 @@ use konane_core::{Opening, Size};
 use konane_engine::symmetry::canonical_key;
 use konane_engine::{Engine, EngineConfig, Limits, Rng, SystemClock, score, substream};
 
+use crate::cli::RuleArg;
 use crate::matchplay::random_opening;
 
+/// The suite to make.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Board size, rows x columns.
+    #[arg(long, default_value = "8x8")]
+    size: Size,
+    #[command(flatten)]
+    rule: RuleArg,
+    /// Openings to make.
+    #[arg(long, default_value_t = 50)]
+    count: usize,
+    /// Random plies from the start in each (the two removals and then jumps).
+    #[arg(long, default_value_t = 6)]
+    plies: usize,
+    /// Depth of the search that judges each opening.
+    #[arg(long, default_value_t = 8)]
+    depth: u32,
+    /// The largest score for either side, in hundredths of a move.
+    #[arg(long, default_value_t = 50)]
+    threshold: i32,
+    /// An opening the solver proves within this many nodes is refused.
+    #[arg(long, default_value_t = 1_000_000)]
+    solver_nodes: u64,
+    /// Candidates to draw at most.
+    #[arg(long, default_value_t = 2_000)]
+    tries: usize,
+    /// Seed of the random plies.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+}
+
+/// Makes the suite the flags ask for; its header quotes the command line that made it.
+pub fn run(args: Args) -> Result<()> {
+    let command_line = std::env::args()
+        .skip(1)
+        .map(|a| {
+            if a.contains(' ') {
+                format!("\"{a}\"")
+            } else {
+                a
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ");
+    make_suite(
+        &SuiteConfig {
+            size: args.size,
+            rule: args.rule.opening,
+            count: args.count,
+            plies: args.plies,
+            depth: args.depth,
+            threshold: args.threshold,
+            solver_nodes: args.solver_nodes,
+            tries: args.tries,
+            seed: args.seed,
+        },
+        &format!("konane {command_line}"),
+    )
+}
+
 /// The settings of a suite.
-pub struct SuiteConfig {
+struct SuiteConfig {
     /// Board size.
     pub size: Size,
     /// Opening rule.
@@ -36,7 +97,7 @@ pub struct SuiteConfig {
 
 /// Draws random openings, keeps the balanced ones (one per symmetry class) and prints the
 /// suite: a header saying how it was made, then one opening a line with its score.
-pub fn run(cfg: &SuiteConfig, command_line: &str) -> Result<()> {
+fn make_suite(cfg: &SuiteConfig, command_line: &str) -> Result<()> {
     let engine = Engine::new(EngineConfig {
         hash_mb: 64,
         proof_mb: 64,

@@ -6,10 +6,41 @@ use anyhow::Result;
 use konane_core::{Color, Game, Opening, Size};
 use konane_engine::{Engine, EngineConfig, Rng, SystemClock};
 
+use crate::cli::{RuleArg, color_parser, level_parser};
 use crate::show::diagram;
 
+/// The game to play.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Board size, rows x columns.
+    #[arg(long, default_value = "8x8")]
+    size: Size,
+    #[command(flatten)]
+    rule: RuleArg,
+    /// Your colour.
+    #[arg(long, default_value = "black", value_parser = color_parser())]
+    color: Color,
+    /// The engine's level, 1 (beginner) to 8 (full strength).
+    #[arg(long, default_value_t = 4, value_parser = level_parser())]
+    level: u8,
+    /// Seed of the engine's choices.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+}
+
+/// Plays the game the flags set up.
+pub fn run(args: Args) -> Result<()> {
+    play(
+        args.size,
+        args.rule.opening,
+        args.color,
+        args.level,
+        args.seed,
+    )
+}
+
 /// Plays `human` against the engine at `level` until the game ends or the input does.
-pub fn run(size: Size, opening: Opening, human: Color, level: u8, seed: u64) -> Result<()> {
+fn play(size: Size, opening: Opening, human: Color, level: u8, seed: u64) -> Result<()> {
     let mut engine = Engine::new(EngineConfig::default());
     engine.learn_solved();
     let mut rng = Rng::new(seed);

@@ -5,15 +5,15 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
-use clap::{Args, Subcommand};
+use clap::Subcommand;
 use indicatif::{ProgressBar, ProgressStyle};
 use konane_core::{AnyPosition, Color, Game, Opening, Record, Size};
 use konane_engine::puzzle::{self, Puzzle, PuzzleId, Source};
 use konane_engine::{Engine, EngineConfig, Frozen, ProofTable, Rng};
 
 /// Puzzles: find them, or prove a set again.
-#[derive(Args, Debug)]
-pub struct PuzzlesArgs {
+#[derive(clap::Args, Debug)]
+pub struct Args {
     #[command(subcommand)]
     action: Action,
 }
@@ -47,7 +47,8 @@ enum Action {
         #[arg(long, default_value_t = 1)]
         seed: u64,
         /// Size of the table of proven positions in MiB.
-        #[arg(long, default_value_t = 256, value_parser = crate::cli::parse_mib)]
+        #[arg(long = "table-mib", alias = "table-mb", value_name = "TABLE_MIB",
+              default_value_t = 256, value_parser = crate::cli::parse_mib)]
         table_mb: usize,
     },
     /// Prove every puzzle of a file again and print what the set holds.
@@ -65,7 +66,7 @@ enum Action {
 const LEVEL_PAIRS: [(u8, u8); 6] = [(1, 2), (2, 3), (3, 4), (4, 1), (2, 4), (3, 1)];
 
 /// Runs `konane puzzles`.
-pub fn run(args: PuzzlesArgs) -> Result<()> {
+pub fn run(args: Args) -> Result<()> {
     match args.action {
         Action::Generate {
             size,

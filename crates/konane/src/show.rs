@@ -2,7 +2,26 @@
 
 use std::fmt::Write;
 
+use anyhow::Result;
 use konane_core::{AnyPosition, Color, Phase};
+
+use crate::cli::{RuleArg, parse_position};
+
+/// The position to draw.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Position text, e.g. "bwbw/wbwb/bwbw/wbwb b".
+    position: String,
+    #[command(flatten)]
+    rule: RuleArg,
+}
+
+/// Draws the position.
+pub fn run(args: Args) -> Result<()> {
+    let pos = parse_position(&args.position, args.rule.opening)?;
+    print!("{}", diagram(&pos));
+    Ok(())
+}
 
 /// The board with files along the top and bottom and ranks down both sides, then whose
 /// turn it is and what they may do.

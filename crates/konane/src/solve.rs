@@ -8,6 +8,8 @@ use std::time::{Duration, Instant};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+use crate::cli::{RuleArg, parse_mib, position_or_start, print_json, thread_count};
+use crate::solve_report::{BenchBoard, BenchReport, SolveReport};
 use anyhow::{Context, Result, anyhow, bail};
 use indicatif::{ProgressBar, ProgressStyle};
 use konane_core::{AnyPosition, Color, Game, Move, Opening, Size};
@@ -328,6 +330,62 @@ impl Plan {
     fn nodes(&self) -> u64 {
         self.jobs.iter().map(|j| j.nodes).sum()
     }
+}
+
+/// What to solve, and where a long run keeps its work.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Board size, rows x columns.
+    #[arg(long, default_value = "6x6")]
+    size: Size,
+    #[command(flatten)]
+    rule: RuleArg,
+    /// Solve this position instead of the openings (overrides --size).
+    #[arg(long)]
+    position: Option<String>,
+    /// Threads to use (default: every core).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Size of the table of proven positions in MiB.
+    #[arg(long, alias = "table-mb", default_value_t = 1024, value_parser = parse_mib)]
+    table_mib: usize,
+    /// Keep finished positions in this file and skip them when run again.
+    #[arg(long)]
+    resume: Option<PathBuf>,
+    /// Keep the table's expensive proofs in this file, load them when run again.
+    #[arg(long)]
+    checkpoint: Option<PathBuf>,
+    /// Prove every result a second time on a fresh table.
+    #[arg(long)]
+    recheck: bool,
+    /// Keep the re-check's own expensive proofs in this file (never the first run's
+    /// checkpoint), load them when run again.
+    #[arg(long, requires = "recheck")]
+    recheck_checkpoint: Option<PathBuf>,
+    /// Measure instead: solve the whole opening table of each of these boards, both
+    /// rules, and print nodes, time and speed.
+    #[arg(long, value_delimiter = ',', num_args = 0.., default_missing_value = "5x6,6x6,5x7")]
+    bench: Option<Vec<Size>>,
+    /// Print one JSON document instead of text (docs/cli.md); not with --recheck or
+    /// --checkpoint, whose reports are text.
+    #[arg(long, conflicts_with_all = ["recheck", "checkpoint"])]
+    json: bool,
+}
+
+/// Solves (or measures) what the flags ask for.
+pub fn run(args: Args) -> Result<()> {
+    let threads = thread_count(args.threads)?;
+    if let Some(sizes) = &args.bench {
+        return bench(sizes, threads, args.table_mib, args.json);
+    }
+    let start = position_or_start(args.position.as_deref(), args.size, args.rule.opening)?;
+    let files = RunFiles {
+        resume: args.resume,
+        checkpoint: args.checkpoint,
+        recheck: args.recheck,
+        recheck_checkpoint: args.recheck_checkpoint,
+    };
+    solve_from(&start, threads, args.table_mib, &files, args.json)
 }
 
 /// The files a long run keeps, and whether its results are proven a second time.
@@ -766,7 +824,13 @@ fn running_share(trees: &[TreeProgress], on_job: &[AtomicUsize]) -> u64 {
 
 /// Solves `start`: when it is the initial position, every first removal and every White
 /// reply; otherwise the position itself.
-pub fn run(start: &AnyPosition, threads: usize, table_mb: usize, files: &RunFiles) -> Result<()> {
+fn solve_from(
+    start: &AnyPosition,
+    threads: usize,
+    table_mb: usize,
+    files: &RunFiles,
+    json: bool,
+) -> Result<()> {
     if let (Some(run), Some(own)) = (&files.checkpoint, &files.recheck_checkpoint)
         && same_file(run, own)?
     {
@@ -774,18 +838,23 @@ pub fn run(start: &AnyPosition, threads: usize, table_mb: usize, files: &RunFile
     }
     let began = Instant::now();
     let mut plan = Plan::of(start)?;
-    println!(
-        "Konane {}, opening {}: {} position(s) to solve ({} distinct up to symmetry), {} thread(s)",
-        start.size(),
-        start.opening(),
-        plan.rows.len(),
-        plan.jobs.len(),
-        threads
-    );
+    if !json {
+        println!(
+            "Konane {}, opening {}: {} position(s) to solve ({} distinct up to symmetry), {} thread(s)",
+            start.size(),
+            start.opening(),
+            plan.rows.len(),
+            plan.jobs.len(),
+            threads
+        );
+    }
     // Before the log is opened: a refused run changes no file.
     let table = ProofTable::new(table_mb);
     let checkpoints = files.checkpoint.is_some() || files.recheck_checkpoint.is_some();
-    println!("{}", keys_note(&table, start, checkpoints)?);
+    let keys = keys_note(&table, start, checkpoints)?;
+    if !json {
+        println!("{keys}");
+    }
     let log = match files.resume.as_deref() {
         Some(path) => Some(ResumeLog::open(path, start, &mut plan.jobs)?.0),
         None => None,
@@ -819,62 +888,32 @@ pub fn run(start: &AnyPosition, threads: usize, table_mb: usize, files: &RunFile
         recheck_jobs(&plan.jobs, threads, table_mb, checkpoint.as_ref())?;
     }
 
-    println!();
-    println!(
-        "{:<8} {:<8} {:<7} {:<10} {:>14} {:>9}",
-        "removal", "reply", "winner", "best move", "nodes", "time"
-    );
-    for row in &plan.rows {
-        let text = |m: Option<Move>| m.map_or("-".to_string(), |m| start.move_text(m));
-        let (best, nodes, secs) = match row.job {
-            Some(j) => {
-                let job = &plan.jobs[j];
-                // The job may be a mirror image of this row: carry its move back.
-                let best = job
-                    .proof
-                    .and_then(|p| p.best)
-                    .and_then(|m| {
-                        map_between(&row.position, &job.position).map(|map| unmap_move(&map, m))
-                    })
-                    .map_or("-".to_string(), |m| row.position.move_text(m));
-                (best, job.nodes, job.secs)
-            }
-            None => ("-".to_string(), 0, 0.0),
-        };
-        println!(
-            "{:<8} {:<8} {:<7} {:<10} {:>14} {:>8.2}s",
-            text(row.removal),
-            text(row.reply),
-            plan.winner_of(row).name(),
-            best,
-            nodes,
-            secs
-        );
+    let seconds = began.elapsed().as_secs_f64();
+    let verdict = plan.verdict(start);
+    let report = SolveReport::of(&plan, start, threads, keys, verdict, plan.nodes(), seconds);
+    if json {
+        return print_json(&report);
     }
-    println!();
-    println!("{}", plan.verdict(start));
-    let secs = began.elapsed().as_secs_f64();
-    let total_nodes = plan.nodes();
-    println!(
-        "{total_nodes} nodes in {secs:.2} s ({:.1} M nodes/s)",
-        total_nodes as f64 / secs.max(1e-9) / 1e6
-    );
+    report.print();
     Ok(())
 }
 
 /// The fixed benchmark: the whole opening table of each board in `sizes`, both opening
 /// rules, each on a fresh table, with nodes (the same on every run with one thread), time
 /// and speed.
-pub fn bench(sizes: &[Size], threads: usize, table_mb: usize) -> Result<()> {
-    println!(
-        "Solver benchmark, {threads} thread(s), {table_mb} MiB table, a fresh table per board"
-    );
-    println!();
-    println!(
-        "{:<6} {:<17} {:>9} {:>15} {:>10} {:>11}  result",
-        "board", "opening", "positions", "nodes", "time", "M nodes/s"
-    );
+fn bench(sizes: &[Size], threads: usize, table_mb: usize, json: bool) -> Result<()> {
+    if !json {
+        println!(
+            "Solver benchmark, {threads} thread(s), {table_mb} MiB table, a fresh table per board"
+        );
+        println!();
+        println!(
+            "{:<6} {:<17} {:>9} {:>15} {:>10} {:>11}  result",
+            "board", "opening", "positions", "nodes", "time", "M nodes/s"
+        );
+    }
     let (mut all_nodes, mut all_secs) = (0u64, 0f64);
+    let mut boards = Vec::new();
     for &size in sizes {
         for opening in Opening::ALL {
             let start = AnyPosition::start(size, opening);
@@ -887,17 +926,37 @@ pub fn bench(sizes: &[Size], threads: usize, table_mb: usize) -> Result<()> {
             let nodes = plan.nodes();
             all_nodes += nodes;
             all_secs += secs;
-            println!(
-                "{:<6} {:<17} {:>9} {:>15} {:>9.2}s {:>11.2}  {}",
-                size.to_string(),
-                opening.name(),
-                plan.jobs.len(),
+            let board = BenchBoard {
+                size: size.to_string(),
+                opening: opening.name(),
+                positions: plan.jobs.len(),
                 nodes,
-                secs,
-                nodes as f64 / secs.max(1e-9) / 1e6,
-                plan.verdict(&start)
-            );
+                seconds: secs,
+                verdict: plan.verdict(&start),
+            };
+            if !json {
+                println!(
+                    "{:<6} {:<17} {:>9} {:>15} {:>9.2}s {:>11.2}  {}",
+                    board.size,
+                    board.opening,
+                    board.positions,
+                    nodes,
+                    secs,
+                    nodes as f64 / secs.max(1e-9) / 1e6,
+                    board.verdict
+                );
+            }
+            boards.push(board);
         }
+    }
+    if json {
+        return print_json(&BenchReport {
+            threads,
+            table_mib: table_mb,
+            boards,
+            nodes: all_nodes,
+            seconds: all_secs,
+        });
     }
     println!(
         "{:<6} {:<17} {:>9} {:>15} {:>9.2}s {:>11.2}",

@@ -10,11 +10,58 @@ use anyhow::Result;
 use konane_core::{Opening, Size};
 use konane_engine::{Limits, Weights};
 
+use crate::cli::thread_count;
 use crate::matchplay::{MatchConfig, Openings, PlayerSpec, play_match};
 use crate::stats::{Sprt, Verdict, elo};
 
+/// How to tune.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Search depth of both sides.
+    #[arg(long, default_value_t = 4)]
+    depth: u32,
+    /// Games per trial at most (each trial is a sequential test).
+    #[arg(long, default_value_t = 400)]
+    games: usize,
+    /// Rounds over all the weights.
+    #[arg(long, default_value_t = 3)]
+    rounds: usize,
+    /// Board size, rows x columns.
+    #[arg(long, default_value = "8x8")]
+    size: Size,
+    /// Start the pairs from this opening suite (default: six random plies a pair).
+    #[arg(long)]
+    openings: Option<std::path::PathBuf>,
+    /// The test a change must pass to be kept.
+    #[arg(long, default_value = "elo0=0,elo1=10")]
+    sprt: Sprt,
+    /// Seed of the random openings.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+}
+
+/// Tunes as the flags ask.
+pub fn run(args: Args) -> Result<()> {
+    let openings = Openings::from_flags(
+        args.openings.as_deref(),
+        6,
+        args.size,
+        Opening::CenterOrCorner,
+    )?;
+    descend(&TuneConfig {
+        depth: args.depth,
+        games: args.games,
+        rounds: args.rounds,
+        size: args.size,
+        openings,
+        sprt: args.sprt,
+        concurrency: thread_count(None)?,
+        seed: args.seed,
+    })
+}
+
 /// The settings of a tuning run.
-pub struct TuneConfig {
+struct TuneConfig {
     /// Depth of both players' searches.
     pub depth: u32,
     /// Games per comparison at most.
@@ -53,7 +100,7 @@ fn describe(w: &Weights) -> String {
 }
 
 /// Runs the descent from the default weights and prints every trial and the result.
-pub fn run(cfg: &TuneConfig) -> Result<()> {
+fn descend(cfg: &TuneConfig) -> Result<()> {
     let mut best = Weights::default();
     let mut steps = [30, 20, 10, 15, 15];
     let mut trial = 0u64;

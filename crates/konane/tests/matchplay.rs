@@ -6,13 +6,15 @@ use std::process::{Command, Output};
 /// The committed 8x8 suite.
 const SUITE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/openings/8x8.txt");
 
-fn konane(args: &[&str]) -> Output {
+/// Runs `konane` and checks its exit code (a match's SPRT verdict, docs/cli.md).
+fn konane_exiting(args: &[&str], code: i32) -> Output {
     let out = Command::new(env!("CARGO_BIN_EXE_konane"))
         .args(args)
         .output()
         .expect("the konane binary runs");
-    assert!(
-        out.status.success(),
+    assert_eq!(
+        out.status.code(),
+        Some(code),
         "{args:?}: {}",
         String::from_utf8_lossy(&out.stderr)
     );
@@ -27,9 +29,14 @@ fn temp(name: &str) -> PathBuf {
 
 /// Plays a match and returns its report and the records it wrote.
 fn play(args: &[&str], name: &str) -> (String, String) {
+    play_exiting(args, name, 0)
+}
+
+/// Plays a match that exits with `code`, and returns its report and the records it wrote.
+fn play_exiting(args: &[&str], name: &str, code: i32) -> (String, String) {
     let records = temp(name);
     let path = records.to_str().unwrap();
-    let out = konane(&[&["match", "--records", path], args].concat());
+    let out = konane_exiting(&[&["match", "--records", path], args].concat(), code);
     let records = std::fs::read_to_string(&records).unwrap();
     (String::from_utf8_lossy(&out.stdout).into_owned(), records)
 }
@@ -163,11 +170,12 @@ fn a_suite_match_replays_and_its_pairs_add_up() {
 
 #[test]
 fn the_sprt_accepts_the_stronger_and_rejects_the_weaker() {
-    for (black, white, verdict) in [
-        ("depth 6", "depth 2", "accepted"),
-        ("depth 2", "depth 6", "rejected"),
+    // H1 accepted exits 0, rejected (H0 accepted) 3.
+    for (black, white, verdict, code) in [
+        ("depth 6", "depth 2", "accepted", 0),
+        ("depth 2", "depth 6", "rejected", 3),
     ] {
-        let (report, records) = play(
+        let (report, records) = play_exiting(
             &[
                 "--black",
                 black,
@@ -181,6 +189,7 @@ fn the_sprt_accepts_the_stronger_and_rejects_the_weaker() {
                 "elo0=0,elo1=100",
             ],
             "sprt.txt",
+            code,
         );
         assert!(report.contains(&format!("{verdict} after")), "{report}");
         let pairs = number_after(&report, &format!("{verdict} after"));

@@ -31,6 +31,21 @@ pub enum Openings {
 }
 
 impl Openings {
+    /// The suite in `file`, or random openings of `random_plies`.
+    pub fn from_flags(
+        file: Option<&Path>,
+        random_plies: usize,
+        size: Size,
+        rule: Opening,
+    ) -> Result<Openings> {
+        match file {
+            Some(path) => Openings::load(path, size, rule),
+            None => Ok(Openings::Random {
+                plies: random_plies,
+            }),
+        }
+    }
+
     /// Reads a suite file for `size` and the opening rule `rule`.
     pub fn load(path: &Path, size: Size, rule: Opening) -> Result<Openings> {
         let text =
