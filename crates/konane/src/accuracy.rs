@@ -35,7 +35,7 @@ enum Action {
         /// Thinking times, comma-separated, e.g. 100ms,1s (a bare number counts
         /// milliseconds).
         #[arg(long = "time", alias = "ms", value_name = "TIME", default_value = "100ms,1s",
-              value_delimiter = ',', value_parser = crate::cli::millis)]
+              value_delimiter = ',', value_parser = crate::args::millis)]
         times: Vec<std::time::Duration>,
         /// Also draw the shares kept, by band of plies, as an SVG chart into this file.
         #[arg(long)]
@@ -69,7 +69,7 @@ struct LabelArgs {
     seed: u64,
     /// Size of the table of proven positions in MiB.
     #[arg(long = "table-mib", alias = "table-mb", value_name = "TABLE_MIB",
-          default_value_t = 1024, value_parser = crate::cli::parse_mib)]
+          default_value_t = 1024, value_parser = crate::args::parse_mib)]
     table_mb: usize,
 }
 
@@ -149,7 +149,7 @@ pub fn run(args: Args) -> Result<()> {
     match args.action {
         Action::Label(args) => label(&args),
         Action::Run { file, times, svg } => {
-            let ms: Vec<u64> = times.into_iter().map(crate::cli::whole_millis).collect();
+            let ms: Vec<u64> = times.into_iter().map(crate::args::whole_millis).collect();
             measure(&file, &ms, svg.as_deref())
         }
     }

@@ -8,7 +8,9 @@ use konane_engine::score::{self, describe};
 use konane_engine::{Engine, EngineConfig, Limits, SearchResult, SystemClock};
 use serde::Serialize;
 
-use crate::cli::{EngineArgs, RuleArg, parse_position, positive_seconds, print_json, whole_millis};
+use crate::args::{
+    EngineArgs, RuleArg, parse_position, positive_seconds, print_json, whole_millis,
+};
 
 /// What to analyse, and for how long.
 #[derive(clap::Args, Debug)]

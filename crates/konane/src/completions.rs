@@ -12,15 +12,10 @@ pub struct Args {
     shell: Shell,
 }
 
-/// Prints the script.
-pub fn run(args: Args) -> Result<()> {
+/// Prints the script of `command`, the whole command line's definition.
+pub fn run(args: Args, mut command: clap::Command) -> Result<()> {
     let mut script = Vec::new();
-    clap_complete::generate(
-        args.shell,
-        &mut crate::cli::command(),
-        "konane",
-        &mut script,
-    );
+    clap_complete::generate(args.shell, &mut command, "konane", &mut script);
     std::io::stdout().lock().write_all(&script)?;
     Ok(())
 }

@@ -6,7 +6,7 @@ use anyhow::Result;
 use konane_engine::SystemClock;
 use konane_engine::protocol::{Flow, Session};
 
-use crate::cli::EngineArgs;
+use crate::args::EngineArgs;
 
 /// The engine to speak for.
 #[derive(clap::Args, Debug)]

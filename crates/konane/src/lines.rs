@@ -20,7 +20,7 @@ use konane_engine::{
     Engine, EngineConfig, Frozen, Limits, Proof, ProofNumberSearch, ProofTable, Solver,
 };
 
-use crate::cli::RuleArg;
+use crate::args::RuleArg;
 use crate::solve::{
     CHECKPOINT_EVERY, CHECKPOINT_MIN_WORK, Checkpoint, Job, Plan, ResumeLog, keys_note, say,
 };
@@ -45,7 +45,7 @@ pub struct Args {
     threads: Option<usize>,
     /// Size of the table of proven positions in MiB.
     #[arg(long = "table-mib", alias = "table-mb", value_name = "TABLE_MIB",
-          default_value_t = 1024, value_parser = crate::cli::parse_mib)]
+          default_value_t = 1024, value_parser = crate::args::parse_mib)]
     table_mb: usize,
     /// Keep each position's result in this file and skip it when run again.
     #[arg(long)]
@@ -83,7 +83,7 @@ struct Reach {
 /// Plays the engine's line from each distinct opening row of `start`'s board, then proves
 /// each line from its end back, `threads` lines at a time, and prints how far each reached.
 pub fn run(args: Args) -> Result<()> {
-    let threads = crate::cli::thread_count(args.threads)?;
+    let threads = crate::args::thread_count(args.threads)?;
     let start = AnyPosition::start(args.size, args.rule.opening);
     let plan = Plan::of(&start)?;
     println!(

@@ -34,7 +34,7 @@ pub struct Args {
     server_pid: Option<u32>,
     /// How long each player thinks before moving, e.g. 1s or 200ms (0: as fast as the
     /// server answers; a bare number counts milliseconds).
-    #[arg(long, alias = "think-ms", default_value = "1s", value_parser = crate::cli::millis)]
+    #[arg(long, alias = "think-ms", default_value = "1s", value_parser = crate::args::millis)]
     think: Duration,
 }
 
@@ -279,7 +279,7 @@ pub fn run(cfg: Args) -> Result<()> {
         println!(
             "{} concurrent games on {on}, {} ms thinking per move, {} moves in {secs:.2} s",
             cfg.games,
-            crate::cli::whole_millis(cfg.think),
+            crate::args::whole_millis(cfg.think),
             round_trips.len()
         );
         println!("moves per second  {:.0}", round_trips.len() as f64 / secs.max(1e-9));

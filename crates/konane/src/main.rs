@@ -2,6 +2,7 @@
 
 mod accuracy;
 mod analyze;
+mod args;
 mod bars;
 mod cli;
 mod completions;

@@ -3,7 +3,7 @@
 use anyhow::Result;
 use serde::Serialize;
 
-use crate::cli::{RuleArg, parse_position, print_json};
+use crate::args::{RuleArg, parse_position, print_json};
 
 /// The position whose moves to list.
 #[derive(clap::Args, Debug)]

@@ -10,7 +10,7 @@ use konane_core::{Opening, Size};
 use konane_engine::symmetry::canonical_key;
 use konane_engine::{Engine, EngineConfig, Limits, Rng, SystemClock, score, substream};
 
-use crate::cli::RuleArg;
+use crate::args::RuleArg;
 use crate::matchplay::random_opening;
 
 /// The suite to make.

@@ -7,7 +7,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use konane_core::{AnyPosition, Size, perft, with_position};
 use serde::Serialize;
 
-use crate::cli::{RuleArg, position_or_start, print_json, thread_count};
+use crate::args::{RuleArg, position_or_start, print_json, thread_count};
 
 /// What to count.
 #[derive(clap::Args, Debug)]

@@ -6,7 +6,7 @@ use anyhow::Result;
 use konane_core::{Color, Game, Opening, Size};
 use konane_engine::{Engine, EngineConfig, Rng, SystemClock};
 
-use crate::cli::{RuleArg, color_parser, level_parser};
+use crate::args::{RuleArg, color_parser, level_parser};
 use crate::show::diagram;
 
 /// The game to play.

@@ -48,7 +48,7 @@ enum Action {
         seed: u64,
         /// Size of the table of proven positions in MiB.
         #[arg(long = "table-mib", alias = "table-mb", value_name = "TABLE_MIB",
-              default_value_t = 256, value_parser = crate::cli::parse_mib)]
+              default_value_t = 256, value_parser = crate::args::parse_mib)]
         table_mb: usize,
     },
     /// Prove every puzzle of a file again and print what the set holds.

@@ -8,7 +8,7 @@ use std::time::Duration;
 use anyhow::Result;
 use clap::Parser;
 
-use crate::cli::{millis, positive_seconds, seconds, whole_millis};
+use crate::args::{millis, positive_seconds, seconds, whole_millis};
 
 /// Where and how to serve.
 #[derive(clap::Args, Debug, Clone)]

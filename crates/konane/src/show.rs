@@ -5,7 +5,7 @@ use std::fmt::Write;
 use anyhow::Result;
 use konane_core::{AnyPosition, Color, Phase};
 
-use crate::cli::{RuleArg, parse_position};
+use crate::args::{RuleArg, parse_position};
 
 /// The position to draw.
 #[derive(clap::Args, Debug)]

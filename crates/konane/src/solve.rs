@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use crate::cli::{RuleArg, parse_mib, position_or_start, print_json, thread_count};
+use crate::args::{RuleArg, parse_mib, position_or_start, print_json, thread_count};
 use crate::solve_report::{BenchBoard, BenchReport, SolveReport};
 use anyhow::{Context, Result, anyhow, bail};
 use indicatif::{ProgressBar, ProgressStyle};

@@ -10,7 +10,7 @@ use anyhow::Result;
 use konane_core::{Opening, Size};
 use konane_engine::{Limits, Weights};
 
-use crate::cli::thread_count;
+use crate::args::thread_count;
 use crate::matchplay::{MatchConfig, Openings, PlayerSpec, play_match};
 use crate::stats::{Sprt, Verdict, elo};
 

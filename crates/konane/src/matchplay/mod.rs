@@ -22,7 +22,7 @@ pub use pool::play_match;
 pub use spec::PlayerSpec;
 pub use suite::{Openings, random_opening};
 
-use crate::cli::{RuleArg, print_json, thread_count};
+use crate::args::{RuleArg, print_json, thread_count};
 use crate::stats::{PairCounts, Sprt, Verdict};
 use game::PairPlayed;
 
