@@ -7,7 +7,7 @@ import { api } from "./api.js";
 import { Board, parsePosition, stoneOn } from "./board.js";
 import { h } from "./dom.js";
 import { Engine } from "./engine.js";
-import { errorText } from "./game.js";
+import { colorName, errorText } from "./words.js";
 import { language, t } from "./i18n.js";
 import { actionsFor, clickOn } from "./picker.js";
 import { review, reviewPanel } from "./review.js";
@@ -19,7 +19,6 @@ const SOLVE_NODES = 3_000_000;
 const LINES = 3;
 const START = "bwbwbwbw/wbwbwbwb/bwbwbwbw/wbwbwbwb/bwbwbwbw/wbwbwbwb/bwbwbwbw/wbwbwbwb b";
 const SVG = "http://www.w3.org/2000/svg";
-const colorName = (c) => t(`color.${c}`);
 const other = (c) => (c === "black" ? "white" : "black");
 
 /** "Black wins in 9 moves", with the plural the language needs. */

@@ -8,7 +8,7 @@ import { announce, h } from "./dom.js";
 import { t } from "./i18n.js";
 import { actionsFor, capturedBy, clickOn } from "./picker.js";
 import { play as sound } from "./sound.js";
-import { errorText, spoken } from "./game.js";
+import { errorText, spoken } from "./words.js";
 import { ratingText } from "./profile.js";
 
 const THEMES = ["stop-early", "no-greed", "tempo", "endgame", "opening"];

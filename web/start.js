@@ -9,7 +9,7 @@ import { Board } from "./board.js";
 import { engineHost } from "./computer.js";
 import { h } from "./dom.js";
 import { language, sizeText, t } from "./i18n.js";
-import { errorText } from "./game.js";
+import { errorText } from "./words.js";
 import { localGamePath } from "./offline-game.js";
 import { isOffline } from "./offline.js";
 import { clockText, playerName } from "./players.js";
