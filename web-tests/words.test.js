@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { before, describe, test } from "node:test";
-import { accountError, clockTime, colorName, endText, errorText, instruction, listText, opponentOf, reasonKey, spoken } from "../web/words.js";
+import { accountError, clockTime, colorName, endText, errorText, instruction, listText, opponentOf, reasonKey, spoken, winsIn } from "../web/words.js";
 import { useEnglish } from "./english.js";
 
 before(useEnglish);
@@ -104,5 +104,12 @@ describe("clockTime", () => {
   test("hours and days", () => {
     assert.equal(clockTime(3723000), "1:02:03");
     assert.equal(clockTime(2 * 86400000 + 5 * 3600000 + 1), "2 d 5 h");
+  });
+});
+
+describe("winsIn", () => {
+  test("counts the moves with the plural English needs", () => {
+    assert.equal(winsIn("black", 1), "Black wins in 1 move");
+    assert.equal(winsIn("white", 9), "White wins in 9 moves");
   });
 });

@@ -93,3 +93,10 @@ export function clockTime(ms) {
   const tenths = left < 10000 ? `.${Math.floor((left % 1000) / 100)}` : "";
   return `${m}:${String(s).padStart(2, "0")}${tenths}`;
 }
+
+/** "Black wins in 9 moves", with the plural the language needs. */
+export function winsIn(color, moves) {
+  const form = new Intl.PluralRules(language()).select(moves);
+  const key = form === "one" || form === "few" ? `analysis.wins-in.${form}` : "analysis.wins-in.other";
+  return t(key, { color: colorName(color), n: moves });
+}
