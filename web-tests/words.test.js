@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { before, describe, test } from "node:test";
-import { accountError, clockTime, colorName, endText, errorText, instruction, listText, opponentOf, reasonKey, spoken, winsIn } from "../web/words.js";
+import { accountError, clockTime, colorName, endText, errorText, instruction, listText, opponentOf, liveCountText, reasonKey, spoken, winsIn } from "../web/words.js";
 import { useEnglish } from "./english.js";
 
 before(useEnglish);
@@ -111,5 +111,13 @@ describe("winsIn", () => {
   test("counts the moves with the plural English needs", () => {
     assert.equal(winsIn("black", 1), "Black wins in 1 move");
     assert.equal(winsIn("white", 9), "White wins in 9 moves");
+  });
+});
+
+describe("liveCountText", () => {
+  test("none, one, many", () => {
+    assert.equal(liveCountText(0), "No game is being played right now");
+    assert.equal(liveCountText(1), "1 game being played now");
+    assert.equal(liveCountText(12), "12 games being played now");
   });
 });

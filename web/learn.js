@@ -9,7 +9,7 @@ import { t } from "./i18n.js";
 import { actionsFor, capturedBy, clickOn } from "./picker.js";
 import { play as sound } from "./sound.js";
 import { errorText, spoken } from "./words.js";
-import { startGame } from "./start.js";
+import { startGame } from "./start-api.js";
 
 /** Shows the tutorial; returns nothing to clean up. */
 export async function learnScreen(app, go) {

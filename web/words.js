@@ -100,3 +100,10 @@ export function winsIn(color, moves) {
   const key = form === "one" || form === "few" ? `analysis.wins-in.${form}` : "analysis.wins-in.other";
   return t(key, { color: colorName(color), n: moves });
 }
+
+/** How many games are being played, with the plural the language needs. */
+export function liveCountText(n) {
+  if (n === 0) return t("live.count.none");
+  const form = new Intl.PluralRules(language()).select(n);
+  return t(form === "one" || form === "few" ? `live.count.${form}` : "live.count.other", { n });
+}
