@@ -21,12 +21,111 @@ import { errorText, liveCountText } from "./words.js";
 const REFRESH_MS = 5000;
 const DEMO_STEP_MS = 1600;
 
+/** The small board: the most watchable game being played, else the demonstration. */
+class Tv {
+  constructor(host, caption) {
+    this.board = new Board(host, {});
+    this.caption = caption;
+    this.shown = noTv();
+    this.timer = null; // the demonstration's next step
+    this.failed = false; // the demonstration's moves could not be played
+    this.stopped = false;
+  }
+
+  draw(position, last, label) {
+    this.board.draw({ position, last, interactive: false, label });
+  }
+
+  /** Whether the demonstration should start: nothing else shows, or a game did. */
+  wantsDemo() {
+    return Boolean(this.shown.id) || (!this.timer && !this.failed);
+  }
+
+  stopDemo() {
+    clearTimeout(this.timer);
+    this.timer = null;
+  }
+
+  async demo() {
+    this.shown = noTv();
+    this.caption.replaceChildren(t("live.demo"));
+    this.draw(DEMO.start, null, t("live.demo-board"));
+    let positions;
+    try {
+      positions = await demoPositions();
+    } catch {
+      this.failed = true;
+      this.draw(DEMO.start, null, t("live.demo-board"));
+      return;
+    }
+    const step = (i) => {
+      if (this.stopped) return;
+      const s = demoStep(positions, i, DEMO_STEP_MS);
+      this.draw(s.position, s.move ? s.move.split("-") : null, t("live.demo-board"));
+      if (s.move) this.board.animate(s.move, s.before);
+      this.timer = setTimeout(() => step(s.next), s.wait);
+    };
+    step(0);
+  }
+
+  /** Shows live `game`, its new move animated. */
+  live(game) {
+    this.stopDemo();
+    const next = tvShowing(this.shown, game);
+    this.draw(game.position, game.last_move ? game.last_move.split("-") : null, t("live.board", { players: versus(game) }));
+    if (next.moved) this.board.animate(game.last_move, this.shown.position);
+    if (next.another) this.caption.replaceChildren(...tvCaptionFor(game));
+    this.shown = next.tv;
+  }
+
+  stop() {
+    this.stopped = true;
+    this.stopDemo();
+  }
+}
+
+/** The function that asks for the open and the live games and shows them on `page` (the
+ * lists redrawn only when they change) and the most watchable on `tv`. */
+function lists(page, tv, go) {
+  const { count, liveList, lobby } = page;
+  let lobbyShown = null;
+  let liveShown = null;
+  return async () => {
+    try {
+      const games = await openGames();
+      // Redrawn only when the games change, so a focused Join button keeps its focus.
+      if (lobbyKey(games) !== lobbyShown) {
+        lobbyShown = lobbyKey(games);
+        lobby.replaceChildren(...lobbyItems(games, go));
+      }
+    } catch {
+      lobbyShown = null;
+      lobby.replaceChildren(h("li", {}, t("lobby.unavailable")));
+    }
+    try {
+      const live = await liveGames();
+      count.textContent = liveCountText(live.playing);
+      count.dataset.liveCount = String(live.playing);
+      if (live.games.length) tv.live(live.games[0]);
+      else if (tv.wantsDemo()) tv.demo();
+      if (liveKey(live.games) !== liveShown) {
+        liveShown = liveKey(live.games);
+        liveList.replaceChildren(...liveItems(live.games));
+      }
+    } catch {
+      count.textContent = "";
+      if (!tv.timer && !tv.failed) tv.demo();
+    }
+  };
+}
+
 /** Shows the start screen; returns the function that stops its updates. */
 export async function startScreen(app, go) {
   document.title = t("title");
   const pairing = pairingCard(go);
   const yours = yourGamesCard();
-  const { form, otherSize, tvHost, tvCaption, count, liveList, lobby } = startPage(savedOptions(), pairing, yours);
+  const page = startPage(savedOptions(), pairing, yours);
+  const { form, otherSize, tvHost, tvCaption } = page;
   app.replaceChildren(form);
   // Offline only the games in this browser can be played, and they have no clock.
   if (isOffline()) {
@@ -65,74 +164,8 @@ export async function startScreen(app, go) {
     });
   }
 
-  // The small board: the most watchable game being played, else the demonstration.
-  const board = new Board(tvHost, {});
-  let tv = noTv();
-  const demoState = { timer: null, failed: false, stopped: false };
-  const draw = (position, last, label) => board.draw({ position, last, interactive: false, label });
-  const stopDemo = () => {
-    clearTimeout(demoState.timer);
-    demoState.timer = null;
-  };
-  async function demo() {
-    tv = noTv();
-    tvCaption.replaceChildren(t("live.demo"));
-    draw(DEMO.start, null, t("live.demo-board"));
-    let positions;
-    try {
-      positions = await demoPositions();
-    } catch {
-      demoState.failed = true;
-      draw(DEMO.start, null, t("live.demo-board"));
-      return;
-    }
-    const step = (i) => {
-      if (demoState.stopped) return;
-      const s = demoStep(positions, i, DEMO_STEP_MS);
-      draw(s.position, s.move ? s.move.split("-") : null, t("live.demo-board"));
-      if (s.move) board.animate(s.move, s.before);
-      demoState.timer = setTimeout(() => step(s.next), s.wait);
-    };
-    step(0);
-  }
-  function showLive(game) {
-    stopDemo();
-    const shown = tvShowing(tv, game);
-    draw(game.position, game.last_move ? game.last_move.split("-") : null, t("live.board", { players: versus(game) }));
-    if (shown.moved) board.animate(game.last_move, tv.position);
-    if (shown.another) tvCaption.replaceChildren(...tvCaptionFor(game));
-    tv = shown.tv;
-  }
-
-  let lobbyShown = null;
-  let liveShown = null;
-  const refresh = async () => {
-    try {
-      const games = await openGames();
-      // Redrawn only when the games change, so a focused Join button keeps its focus.
-      if (lobbyKey(games) !== lobbyShown) {
-        lobbyShown = lobbyKey(games);
-        lobby.replaceChildren(...lobbyItems(games, go));
-      }
-    } catch {
-      lobbyShown = null;
-      lobby.replaceChildren(h("li", {}, t("lobby.unavailable")));
-    }
-    try {
-      const live = await liveGames();
-      count.textContent = liveCountText(live.playing);
-      count.dataset.liveCount = String(live.playing);
-      if (live.games.length) showLive(live.games[0]);
-      else if (tv.id || (!demoState.timer && !demoState.failed)) demo();
-      if (liveKey(live.games) !== liveShown) {
-        liveShown = liveKey(live.games);
-        liveList.replaceChildren(...liveItems(live.games));
-      }
-    } catch {
-      count.textContent = "";
-      if (!demoState.timer && !demoState.failed) demo();
-    }
-  };
+  const tv = new Tv(tvHost, tvCaption);
+  const refresh = lists(page, tv, go);
   await Promise.all([refresh(), yours.refresh()]);
   const timer = setInterval(refresh, REFRESH_MS);
   // Up to fifty games each time: asked less often than the lists of the site's life, and
@@ -156,7 +189,6 @@ export async function startScreen(app, go) {
     clearInterval(yoursTimer);
     document.removeEventListener("visibilitychange", seenAgain);
     stopEnded();
-    demoState.stopped = true;
-    stopDemo();
+    tv.stop();
   };
 }
