@@ -3,8 +3,8 @@
 
 import { api, forgetLent, guestName, seatedGames, setGuestName, tokenFor } from "./api.js";
 import { h } from "./dom.js";
-import { has, t } from "./i18n.js";
-import { errorText } from "./game.js";
+import { t } from "./i18n.js";
+import { accountError } from "./words.js";
 
 let current;
 
@@ -22,14 +22,6 @@ async function claimGuestGames() {
 
 function forget() {
   current = undefined;
-}
-
-/** A refusal of a name or a password says why; anything else as every screen words it. */
-export function accountError(e) {
-  const key = e.code === "bad_name" ? `name.${e.reason}` : e.code === "bad_password" ? `password.${e.reason}` : null;
-  if (key && has(key)) return t(key, e.params);
-  if (e.code === "wrong_credentials" || e.code === "name_taken" || e.code === "too_many_attempts") return t(`error.${e.code}`);
-  return errorText(e);
 }
 
 /** The checks the server makes, so most mistakes are said before sending. */

@@ -1,4 +1,5 @@
-// Talking to the server: JSON requests, seat tokens kept per game, the live socket.
+// Talking to the server: JSON requests, seat tokens kept per game (a game's live socket is
+// game-socket.js's).
 // Offline (offline.js) no request goes out: each fails at once with the code `offline`, and
 // the position questions are answered by the engine in this browser instead.
 
@@ -190,36 +191,3 @@ export const api = {
     return r.text();
   },
 };
-
-// A socket that reconnects by itself; `onState` gets every state, `onLink` true/false.
-export function live(id, onState, onLink) {
-  let socket = null;
-  let closed = false;
-  let delay = 250;
-  let retry = null;
-  const open = () => {
-    if (closed) return;
-    const scheme = location.protocol === "https:" ? "wss" : "ws";
-    socket = new WebSocket(`${scheme}://${location.host}/api/games/${id}/ws`);
-    socket.onopen = () => {
-      delay = 250;
-      // Tells the server this player is here (it decides whether the opponent may claim).
-      const token = tokenFor(id);
-      if (token) socket.send(JSON.stringify({ token }));
-      onLink(true);
-    };
-    socket.onmessage = (e) => onState(JSON.parse(e.data));
-    socket.onclose = () => {
-      if (closed) return;
-      onLink(false);
-      retry = setTimeout(open, delay);
-      delay = Math.min(delay * 2, 5000);
-    };
-  };
-  open();
-  return () => {
-    closed = true;
-    clearTimeout(retry);
-    socket?.close();
-  };
-}

@@ -8,8 +8,8 @@ import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { actionsFor, capturedBy, clickOn } from "./picker.js";
 import { play as sound } from "./sound.js";
-import { errorText, spoken } from "./game.js";
-import { startGame } from "./start.js";
+import { errorText, spoken } from "./words.js";
+import { startGame } from "./start-api.js";
 
 /** Shows the tutorial; returns nothing to clean up. */
 export async function learnScreen(app, go) {

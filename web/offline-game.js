@@ -6,7 +6,7 @@
 
 import { announce, h } from "./dom.js";
 import { Engine } from "./engine.js";
-import { endText, errorText, instruction, spoken } from "./game.js";
+import { endText, errorText, instruction, spoken } from "./words.js";
 import { t } from "./i18n.js";
 import { MoveList, moveNumber, showingText } from "./movelist.js";
 import { Board, parsePosition, stoneOn } from "./board.js";

@@ -5,7 +5,8 @@
 import { api, remember } from "./api.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
-import { accountError, sessionName } from "./account.js";
+import { sessionName } from "./account.js";
+import { accountError } from "./words.js";
 
 /** The time controls offered, as minutes + seconds of increment. */
 const CONTROLS = [[3, 2], [6, 0], [10, 5], [15, 10]];

@@ -4,27 +4,10 @@
 
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
+import { clockTime } from "./words.js";
 
 /** Below this a running clock shows tenths and turns red. */
 const LOW_MS = 20000;
-
-const HOUR = 3600000;
-const DAY = 24 * HOUR;
-
-function formatClock(ms) {
-  const left = Math.max(0, ms);
-  // Correspondence gives days a move: whole days and hours say enough.
-  if (left >= DAY) return t("clock.days", { days: Math.floor(left / DAY), hours: Math.floor((left % DAY) / HOUR) });
-  if (left >= HOUR) {
-    const mm = String(Math.floor((left % HOUR) / 60000)).padStart(2, "0");
-    const ss = String(Math.floor((left % 60000) / 1000)).padStart(2, "0");
-    return `${Math.floor(left / HOUR)}:${mm}:${ss}`;
-  }
-  const m = Math.floor(left / 60000);
-  const s = Math.floor((left % 60000) / 1000);
-  const tenths = left < 10000 ? `.${Math.floor((left % 1000) / 100)}` : "";
-  return `${m}:${String(s).padStart(2, "0")}${tenths}`;
-}
 
 /** A clock setting in words: "6+0", days a move, or untimed. */
 export const clockText = (c) => (!c ? t("start.untimed") : c.per_move ? t("pairing.days", { days: c.initial_ms / 86400000 }) : `${c.initial_ms / 60000}+${c.increment_ms / 1000}`);
@@ -75,7 +58,7 @@ export class PlayerStrip {
   tick(ms, running) {
     this.clock.hidden = ms === null;
     if (ms === null) return;
-    this.clock.textContent = formatClock(ms);
+    this.clock.textContent = clockTime(ms);
     this.clock.classList.toggle("running", running);
     this.clock.classList.toggle("low", ms < LOW_MS);
   }

@@ -6,7 +6,7 @@ import { sessionName } from "./account.js";
 import { api } from "./api.js";
 import { h } from "./dom.js";
 import { language, sizeText, t } from "./i18n.js";
-import { errorText } from "./game.js";
+import { errorText } from "./words.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const CATEGORIES = ["bullet", "blitz", "rapid", "classical", "correspondence"];
