@@ -17,7 +17,7 @@ export async function sessionName() {
 /** Puts the games this browser played as a guest on the account just logged in to. */
 async function claimGuestGames() {
   const games = seatedGames().filter((s) => s.seat !== "both").slice(0, 200).map(({ id }) => ({ id, token: tokenFor(id) }));
-  if (games.length) await api.claim(games).catch(() => {});
+  if (games.length) await api.claimSeats(games).catch(() => {});
 }
 
 function forget() {

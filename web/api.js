@@ -177,7 +177,7 @@ export const api = {
   deleteAccount: (password) => request("POST", "/api/account/delete", { password }),
   player: (name) => request("GET", `/api/players/${encodeURIComponent(name)}`),
   playerGames: (name, query) => request("GET", `/api/players/${encodeURIComponent(name)}/games?${new URLSearchParams(query)}`),
-  claim: (games) => request("POST", "/api/account/claim", { games }),
+  claimSeats: (games) => request("POST", "/api/account/claim", { games }),
   accountGames: () => request("GET", "/api/account/games"),
   accountSeat: (id) => request("GET", `/api/account/games/${encodeURIComponent(id)}/seat`),
   several: (ids) => request("GET", `/api/games?ids=${ids.map(encodeURIComponent).join(",")}`),
