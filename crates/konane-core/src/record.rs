@@ -3,7 +3,6 @@
 
 use core::fmt;
 
-use crate::error::RecordError;
 use crate::game::{AnyPosition, Game};
 use crate::geometry::{Color, Opening, Size};
 
@@ -265,6 +264,23 @@ impl fmt::Display for Record {
         Ok(())
     }
 }
+
+/// A game record that cannot be read.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct RecordError {
+    /// 1-based line of the record where the problem is.
+    pub line: usize,
+    /// What is wrong there.
+    pub message: String,
+}
+
+impl fmt::Display for RecordError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "line {}: {}", self.line, self.message)
+    }
+}
+
+impl std::error::Error for RecordError {}
 
 #[cfg(test)]
 mod tests {
