@@ -11,21 +11,28 @@
 //! position proves hard ([`Solver::with_proof_numbers`], `solve/proof_numbers.rs`).
 //!
 //! One module a job: the table and its keys, checkpoints, the search, the marks threads
-//! share, the progress display's reading, re-checks; their public items are re-exported here.
+//! share, the progress display's reading, re-checks, and the run of a whole opening table
+//! on threads (`parallel`); their public items are re-exported here.
 
 mod checkpoint;
 mod numbers;
 mod progress;
 mod proof_numbers;
+mod schedule;
 mod search;
 mod sharing;
 mod table;
+#[cfg(feature = "parallel")]
+mod table_run;
 mod verify;
 
 pub use checkpoint::CheckpointError;
 pub use numbers::ProofNumberSearch;
 pub use progress::TreeProgress;
+pub use schedule::{Job, Schedule};
 pub use search::{Solver, Unfinished};
 pub use sharing::InProgress;
 pub use table::{BoardKey, Keying, Proof, ProofTable, WhyHashed};
+#[cfg(feature = "parallel")]
+pub use table_run::{RunProgress, RunReport, ThreadPanicked, solve_jobs};
 pub use verify::{RecheckError, proven_line, recheck};
