@@ -543,9 +543,9 @@ fn solve_jobs(
             logged: Instant::now(),
         }),
     };
-    konane_engine::solve::solve_jobs(jobs, threads, table, search, &report)?;
+    let run = konane_engine::solve::solve_jobs(jobs, threads, table, search, &report);
     bar.finish_and_clear();
-    Ok(())
+    Ok(run?)
 }
 
 /// A run's bar, log and checkpoint, driven by the engine's reports.
