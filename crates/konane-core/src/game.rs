@@ -3,10 +3,11 @@
 use core::fmt;
 
 use crate::bitboard::U256;
-use crate::error::{IllegalMove, PlayError, PositionError};
 use crate::geometry::{Color, Geometry, Opening, Size, Square};
+use crate::illegal::IllegalMove;
 use crate::moves::Move;
-use crate::position::{Phase, Position};
+use crate::notation::NotationError;
+use crate::position::{Phase, Position, PositionError};
 use crate::position_text::Layout;
 
 /// A position on a board of any size, on the narrowest bitboard that holds it.
@@ -257,3 +258,35 @@ impl Game {
             .collect()
     }
 }
+
+/// A move that cannot be played: unreadable, or illegal.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum PlayError {
+    /// The text is not a move on this board.
+    Notation(NotationError),
+    /// The move breaks the rules here.
+    Illegal(IllegalMove),
+}
+
+impl fmt::Display for PlayError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PlayError::Notation(e) => e.fmt(f),
+            PlayError::Illegal(e) => e.fmt(f),
+        }
+    }
+}
+
+impl From<NotationError> for PlayError {
+    fn from(e: NotationError) -> Self {
+        PlayError::Notation(e)
+    }
+}
+
+impl From<IllegalMove> for PlayError {
+    fn from(e: IllegalMove) -> Self {
+        PlayError::Illegal(e)
+    }
+}
+
+impl std::error::Error for PlayError {}

@@ -4,7 +4,6 @@ use core::fmt;
 use core::str::FromStr;
 
 use crate::bitboard::Bits;
-use crate::error::{OpeningError, SizeError};
 
 /// Largest number of rows or columns a board may have.
 pub const MAX_SIDE: u8 = 16;
@@ -345,6 +344,60 @@ fn first_removal_squares(size: Size, opening: Opening) -> Vec<(usize, usize)> {
     }
     central
 }
+
+/// A board size that is malformed or outside 1..16.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum SizeError {
+    /// Not of the form `RxC`.
+    Syntax(String),
+    /// Rows outside 1..16.
+    Rows(usize),
+    /// Columns outside 1..16.
+    Cols(usize),
+    /// More squares than the chosen bitboard holds.
+    TooWide {
+        /// The board asked for.
+        size: Size,
+        /// Squares the bitboard holds.
+        capacity: usize,
+    },
+}
+
+impl fmt::Display for SizeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SizeError::Syntax(s) => write!(
+                f,
+                "'{s}' is not a board size: write rows x columns, like 8x8 or 6x8"
+            ),
+            SizeError::Rows(n) => write!(f, "{n} rows: a board has 1 to 16 rows"),
+            SizeError::Cols(n) => write!(f, "{n} columns: a board has 1 to 16 columns"),
+            SizeError::TooWide { size, capacity } => {
+                write!(
+                    f,
+                    "a {size} board does not fit in a {capacity}-square bitboard"
+                )
+            }
+        }
+    }
+}
+
+/// An opening rule name that is neither `center-or-corner` nor `center`.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct OpeningError(pub String);
+
+impl fmt::Display for OpeningError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "'{}' is not an opening rule: use center-or-corner or center",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for SizeError {}
+impl std::error::Error for OpeningError {}
 
 #[cfg(test)]
 mod tests {

@@ -3,6 +3,8 @@
 //! Everything in `shared/spec/RULES.md`: boards from 1x1 to 16x16, both opening rules,
 //! move generation, Zobrist hashing, square and move notation, position text and game
 //! records. No I/O and no dependencies, so it builds for any target, the browser included.
+//! Each error type sits beside the type whose parsing or checking it reports, written by
+//! hand (no `thiserror`) to keep the core free of dependencies.
 //!
 //! The fast path is generic: [`Position<B>`] over a bitboard [`Bits`] (`u64`, `u128` or
 //! [`U256`]). [`AnyPosition`] and [`Game`] pick the width from the board size.
@@ -11,9 +13,9 @@
 #![warn(missing_docs)]
 
 pub mod bitboard;
-pub mod error;
 pub mod game;
 pub mod geometry;
+pub mod illegal;
 pub mod movegen;
 pub mod moves;
 pub mod notation;
@@ -24,14 +26,12 @@ pub mod record;
 mod zobrist;
 
 pub use bitboard::{Bits, U256};
-pub use error::{
-    IllegalMove, IllegalReason, NotationError, OpeningError, PlayError, PositionError, RecordError,
-    SizeError,
-};
-pub use game::{AnyPosition, Game, Outcome};
-pub use geometry::{Color, Direction, Geometry, Opening, Size, Square};
+pub use game::{AnyPosition, Game, Outcome, PlayError};
+pub use geometry::{Color, Direction, Geometry, Opening, OpeningError, Size, SizeError, Square};
+pub use illegal::{IllegalMove, IllegalReason};
 pub use movegen::MoveIter;
 pub use moves::Move;
-pub use position::{Phase, Position};
+pub use notation::NotationError;
+pub use position::{Phase, Position, PositionError};
 pub use position_text::Layout;
-pub use record::Record;
+pub use record::{Record, RecordError};

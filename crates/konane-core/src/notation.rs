@@ -2,7 +2,6 @@
 
 use core::fmt;
 
-use crate::error::NotationError;
 use crate::geometry::{Size, Square};
 use crate::moves::Move;
 
@@ -119,6 +118,48 @@ impl fmt::Display for MoveText {
         }
     }
 }
+
+/// Square or move text that cannot be read on the given board.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum NotationError {
+    /// Not a file letter followed by a rank number.
+    Square(String),
+    /// A well-formed square that lies outside the board.
+    OffBoard {
+        /// The square as written.
+        square: String,
+        /// The board.
+        size: Size,
+    },
+    /// Not a square, nor two squares joined by `-` or `x`.
+    Move(String),
+    /// Two squares that no jump can join: not in one line, or an odd distance apart.
+    NotAJump(String),
+}
+
+impl fmt::Display for NotationError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NotationError::Square(s) => write!(
+                f,
+                "'{s}' is not a square: write a file letter and a rank number, like d5"
+            ),
+            NotationError::OffBoard { square, size } => {
+                write!(f, "{square} is not on a {size} board")
+            }
+            NotationError::Move(s) => write!(
+                f,
+                "'{s}' is not a move: write a square to remove (d5) or a jump like f4-f6"
+            ),
+            NotationError::NotAJump(s) => write!(
+                f,
+                "{s} is not a jump: a jump goes straight along a row or column, an even number of squares"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for NotationError {}
 
 #[cfg(test)]
 mod tests {

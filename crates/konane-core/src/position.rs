@@ -1,8 +1,10 @@
 //! A position: the stones on a board and the side to move, with its Zobrist hash.
 
+use core::fmt;
+
 use crate::bitboard::Bits;
-use crate::error::{IllegalMove, IllegalReason, PositionError};
 use crate::geometry::{Color, Geometry, Opening, Size, Square};
+use crate::illegal::{IllegalMove, IllegalReason};
 use crate::moves::Move;
 use crate::zobrist;
 
@@ -277,3 +279,85 @@ impl<B: Bits> Position<B> {
         }
     }
 }
+
+/// Position text that breaks RULES.md.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum PositionError {
+    /// Nothing but white space.
+    Empty,
+    /// The board and the side to move are not separated by a space, or more follows.
+    Fields(usize),
+    /// The side to move is neither `b` nor `w`.
+    Side(String),
+    /// More than 16 rows.
+    TooManyRows(usize),
+    /// A row with no squares.
+    EmptyRow(usize),
+    /// A row longer than 16 squares.
+    RowTooLong {
+        /// 1-based, from the top.
+        row: usize,
+        /// Squares in that row.
+        len: usize,
+    },
+    /// Rows of unequal length.
+    RowLength {
+        /// 1-based, from the top.
+        row: usize,
+        /// Squares in that row.
+        len: usize,
+        /// Squares in the first row.
+        expected: usize,
+    },
+    /// A character other than `b`, `w` or `.`.
+    Char {
+        /// 1-based, from the top.
+        row: usize,
+        /// 1-based, from the left.
+        col: usize,
+        /// The character found.
+        found: char,
+    },
+    /// A full board with White to move.
+    FullBoardWhiteToMove,
+    /// Exactly one empty square with Black to move.
+    OneEmptyBlackToMove,
+}
+
+impl fmt::Display for PositionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PositionError::Empty => f.write_str("the position text is empty"),
+            PositionError::Fields(n) => write!(
+                f,
+                "expected the board, a space and the side to move (b or w), found {n} field(s)"
+            ),
+            PositionError::Side(s) => {
+                write!(f, "the side to move is '{s}': it must be b or w")
+            }
+            PositionError::TooManyRows(n) => {
+                write!(f, "the board has {n} rows: at most 16 are allowed")
+            }
+            PositionError::EmptyRow(r) => write!(f, "row {r} is empty"),
+            PositionError::RowTooLong { row, len } => {
+                write!(f, "row {row} has {len} squares: at most 16 are allowed")
+            }
+            PositionError::RowLength { row, len, expected } => {
+                write!(f, "row {row} has {len} squares, expected {expected}")
+            }
+            PositionError::Char { row, col, found } => write!(
+                f,
+                "row {row}, square {col}: '{}' is not b, w or .",
+                found.escape_debug()
+            ),
+            PositionError::FullBoardWhiteToMove => f.write_str(
+                "the board is full, so Black is to move (Black removes the first stone)",
+            ),
+            PositionError::OneEmptyBlackToMove => f.write_str(
+                "exactly one square is empty, so White is to move (White removes the second stone)",
+            ),
+        }
+    }
+}
+
+impl std::error::Error for PositionError {}

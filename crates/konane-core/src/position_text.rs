@@ -4,9 +4,8 @@
 use core::fmt;
 
 use crate::bitboard::Bits;
-use crate::error::PositionError;
 use crate::geometry::{Color, Geometry, MAX_SIDE, Opening, Size};
-use crate::position::Position;
+use crate::position::{Position, PositionError};
 
 /// The squares of a position text, checked for shape but not yet placed on a bitboard.
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -85,7 +84,10 @@ impl Layout {
 
 impl<B: Bits> Position<B> {
     /// The position with this layout, under `opening`; fails if the board does not fit `B`.
-    pub fn from_layout(layout: &Layout, opening: Opening) -> Result<Self, crate::error::SizeError> {
+    pub fn from_layout(
+        layout: &Layout,
+        opening: Opening,
+    ) -> Result<Self, crate::geometry::SizeError> {
         let geo = Geometry::new(layout.size, opening)?;
         let mut stones = [B::ZERO; 2];
         for (i, cell) in layout.cells.iter().enumerate() {

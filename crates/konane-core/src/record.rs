@@ -3,7 +3,6 @@
 
 use core::fmt;
 
-use crate::error::RecordError;
 use crate::game::{AnyPosition, Game};
 use crate::geometry::{Color, Opening, Size};
 
@@ -137,31 +136,7 @@ impl Record {
             }
         };
 
-        let mut game = Game::from_position(start);
-        let first_white = start.turn() == Color::White;
-        for (n, line) in lines.iter().enumerate().skip(i) {
-            for token in line.split_whitespace() {
-                let ply = game.ply() + usize::from(first_white);
-                let expected = ply / 2 + 1;
-                let mv = match split_number(token) {
-                    Some((number, rest)) => {
-                        if number != Some(expected) {
-                            return Err(err(
-                                n + 1,
-                                format!("'{token}': move number {expected} was expected here"),
-                            ));
-                        }
-                        rest
-                    }
-                    None => token,
-                };
-                if mv.is_empty() {
-                    continue;
-                }
-                game.play_text(mv)
-                    .map_err(|e| err(n + 1, format!("move {} ({mv}): {e}", game.ply() + 1)))?;
-            }
-        }
+        let game = replay(&lines[i..], i, start)?;
         if let (Some(claimed), Some(outcome)) = (result, game.outcome())
             && claimed != outcome.winner
         {
@@ -175,6 +150,37 @@ impl Record {
         }
         Ok(Record { tags, game })
     }
+}
+
+/// Plays the move text of a record, `lines` from line `first` (from 0), on `start`.
+fn replay(lines: &[&str], first: usize, start: AnyPosition) -> Result<Game, RecordError> {
+    let err = |line: usize, message: String| RecordError { line, message };
+    let mut game = Game::from_position(start);
+    let first_white = start.turn() == Color::White;
+    for (n, line) in (first..).zip(lines) {
+        for token in line.split_whitespace() {
+            let ply = game.ply() + usize::from(first_white);
+            let expected = ply / 2 + 1;
+            let mv = match split_number(token) {
+                Some((number, rest)) => {
+                    if number != Some(expected) {
+                        return Err(err(
+                            n + 1,
+                            format!("'{token}': move number {expected} was expected here"),
+                        ));
+                    }
+                    rest
+                }
+                None => token,
+            };
+            if mv.is_empty() {
+                continue;
+            }
+            game.play_text(mv)
+                .map_err(|e| err(n + 1, format!("move {} ({mv}): {e}", game.ply() + 1)))?;
+        }
+    }
+    Ok(game)
 }
 
 /// Reads `[Name "value"]`, with `\"` and `\\` escapes in the value.
@@ -265,6 +271,23 @@ impl fmt::Display for Record {
         Ok(())
     }
 }
+
+/// A game record that cannot be read.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct RecordError {
+    /// 1-based line of the record where the problem is.
+    pub line: usize,
+    /// What is wrong there.
+    pub message: String,
+}
+
+impl fmt::Display for RecordError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "line {}: {}", self.line, self.message)
+    }
+}
+
+impl std::error::Error for RecordError {}
 
 #[cfg(test)]
 mod tests {

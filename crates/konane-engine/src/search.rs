@@ -115,6 +115,8 @@ impl<'a, B: Bits> Searcher<'a, B> {
     }
 
     /// Alpha-beta with principal-variation windows; the score is for the side to move.
+    /// Kept whole because it is the search's hot path, one node's steps in their order (table
+    /// cut, move loop, store), which a reader checks against the textbook in one place.
     pub(crate) fn negamax(
         &mut self,
         pos: &mut Position<B>,

@@ -2,7 +2,7 @@
 
 use std::collections::HashMap;
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use std::io::Write;
@@ -13,32 +13,10 @@ use crate::solve_report::{BenchBoard, BenchReport, SolveReport};
 use anyhow::{Context, Result, anyhow, bail};
 use indicatif::{ProgressBar, ProgressStyle};
 use konane_core::{AnyPosition, Color, Game, Move, Opening, Size};
+pub(crate) use konane_engine::solve::Job;
+use konane_engine::solve::{RunProgress, RunReport};
 use konane_engine::symmetry::{canonical_key, map_between, unmap_move};
-use konane_engine::{
-    InProgress, Keying, Proof, ProofNumberSearch, ProofTable, Solver, TreeProgress, WhyHashed,
-};
-
-/// One position to prove, and what was found.
-#[derive(Clone, Copy)]
-pub(crate) struct Job {
-    pub(crate) position: AnyPosition,
-    pub(crate) proof: Option<Proof>,
-    /// Nodes spent, also on an attempt that ran out of them (`proof` is then `None`).
-    pub(crate) nodes: u64,
-    pub(crate) secs: f64,
-}
-
-impl Job {
-    /// A position not tried yet.
-    pub(crate) fn new(position: AnyPosition) -> Job {
-        Job {
-            position,
-            proof: None,
-            nodes: 0,
-            secs: 0.0,
-        }
-    }
-}
+use konane_engine::{Keying, Proof, ProofNumberSearch, ProofTable, Solver, WhyHashed};
 
 /// A line of the opening table.
 pub(crate) struct Row {
@@ -595,61 +573,12 @@ fn same_file(a: &Path, b: &Path) -> Result<bool> {
 /// How often a long run saves its checkpoint.
 pub(crate) const CHECKPOINT_EVERY: Duration = Duration::from_secs(600);
 
-/// Which thread works on which job: each takes the next unsolved job, and when none is left
-/// it helps with the running job that has the fewest threads on it, starting at another
-/// root move, so that no core idles while the last long positions are being proven.
-struct Schedule {
-    /// Threads working on each job.
-    threads: Vec<usize>,
-    /// Jobs proven (in this run or before it).
-    solved: Vec<bool>,
-    /// The first job no thread has taken yet.
-    next: usize,
-}
-
-impl Schedule {
-    fn new(jobs: &[Job]) -> Schedule {
-        Schedule {
-            threads: vec![0; jobs.len()],
-            solved: jobs.iter().map(|j| j.proof.is_some()).collect(),
-            next: 0,
-        }
-    }
-
-    /// A job to work on and the root offset to start at, or `None` when every job is solved
-    /// or being solved.
-    fn take(&mut self) -> Option<(usize, usize)> {
-        while self.next < self.solved.len() {
-            let i = self.next;
-            self.next += 1;
-            if !self.solved[i] {
-                self.threads[i] = 1;
-                return Some((i, 0));
-            }
-        }
-        let (i, n) = (0..self.solved.len())
-            .filter(|&i| !self.solved[i] && self.threads[i] > 0)
-            .map(|i| (i, self.threads[i]))
-            .min_by_key(|&(_, n)| n)?;
-        self.threads[i] = n + 1;
-        Some((i, n))
-    }
-
-    /// A thread is done with job `i` (it proved it, or was stopped because another thread
-    /// did); true when it was the last one on it.
-    fn leave(&mut self, i: usize) -> bool {
-        self.solved[i] = true;
-        self.threads[i] -= 1;
-        self.threads[i] == 0
-    }
-}
-
 /// Solves every job not yet done on `threads` threads sharing `table`, each position's first
 /// thread turning to proof numbers as `search` says, appending each result to `log` and
 /// saving `checkpoint` now and then (the caller saves the last one); the bar shows the speed
 /// and the table's fill.
 fn solve_jobs(
-    jobs: &mut Vec<Job>,
+    jobs: &mut [Job],
     threads: usize,
     table: &ProofTable,
     search: ProofNumberSearch,
@@ -662,139 +591,108 @@ fn solve_jobs(
     bar.set_style(ProgressStyle::with_template(
         "{spinner} solving [{bar:30}] {percent}%, {elapsed} (left {eta}) {msg}",
     )?);
-    let finished = AtomicUsize::new(jobs.iter().filter(|j| j.proof.is_some()).count());
-    let threads = threads.max(1);
-    let trees: Vec<TreeProgress> = (0..threads).map(|_| TreeProgress::default()).collect();
-    // Each thread's job, plus one; 0 while it has none.
-    let on_job: Vec<AtomicUsize> = (0..threads).map(|_| AtomicUsize::new(0)).collect();
-    let nodes = AtomicU64::new(0);
-    let working = AtomicUsize::new(threads);
-    // A finished job's flag stops the threads still helping with it.
-    let stops: Vec<AtomicBool> = jobs.iter().map(|_| AtomicBool::new(false)).collect();
-    let in_progress = InProgress::default();
-    let schedule = Mutex::new(Schedule::new(jobs));
-    let shared = Mutex::new(std::mem::take(jobs));
-    std::thread::scope(|s| {
-        for (tree, on_job) in trees.iter().zip(&on_job) {
-            s.spawn(|| {
-                while let Some((i, offset, pos)) = schedule
-                    .lock()
-                    .ok()
-                    .and_then(|mut sc| sc.take())
-                    .and_then(|(i, offset)| Some((i, offset, shared.lock().ok()?[i].position)))
-                {
-                    let t = Instant::now();
-                    let mut solver = Solver::new(table, &stops[i], u64::MAX)
-                        .with_progress(&nodes)
-                        .with_tree_progress(tree)
-                        .with_root_offset(offset);
-                    if threads > 1 {
-                        solver = solver.with_in_progress(&in_progress);
-                    }
-                    // Each position's first thread turns to proof numbers once it finds the
-                    // position hard, the others stay depth-first: on the whole 6x7 table the
-                    // pair took a third less time than two depth-first threads (docs/solved.md).
-                    if offset == 0 {
-                        solver = solver.with_proof_numbers(search);
-                    }
-                    on_job.store(i + 1, Ordering::Relaxed);
-                    let proof = konane_core::with_position!(&pos, p => solver.solve(p)).ok();
-                    on_job.store(0, Ordering::Relaxed);
-                    if proof.is_some() {
-                        stops[i].store(true, Ordering::Relaxed);
-                    }
-                    let last = schedule.lock().is_ok_and(|mut sc| sc.leave(i));
-                    let Ok(mut j) = shared.lock() else { break };
-                    j[i].nodes += solver.nodes();
-                    if proof.is_some() {
-                        j[i].proof = proof;
-                        j[i].secs = t.elapsed().as_secs_f64();
-                    }
-                    // Logged when the last thread is out, so the line counts every thread's nodes.
-                    if last {
-                        if let Some(log) = log
-                            && let Err(e) = log.append(&j[i])
-                        {
-                            say(&bar, &format!("warning: could not save progress: {e}"));
-                        }
-                        if let Some(p) = j[i].proof {
-                            let winner = if p.win {
-                                pos.turn()
-                            } else {
-                                pos.turn().opponent()
-                            };
-                            say(
-                                &bar,
-                                &format!(
-                                    "proven: {}: {} wins ({} nodes, {:.0} s)",
-                                    j[i].position,
-                                    winner.name(),
-                                    j[i].nodes,
-                                    j[i].secs
-                                ),
-                            );
-                        }
-                        finished.fetch_add(1, Ordering::Relaxed);
-                    }
-                }
-                working.fetch_sub(1, Ordering::Relaxed);
-            });
-        }
-        s.spawn(|| {
-            let began = Instant::now();
-            let mut saved = Instant::now();
-            let mut shown = Instant::now();
-            let mut logged = Instant::now();
-            while working.load(Ordering::Relaxed) > 0 {
-                // Short naps, so a run is not made to wait up to a second for its end.
-                std::thread::sleep(Duration::from_millis(10));
-                if shown.elapsed() < Duration::from_secs(1) {
-                    continue;
-                }
-                shown = Instant::now();
-                let secs = began.elapsed().as_secs_f64();
-                let n = nodes.load(Ordering::Relaxed);
-                let done = finished.load(Ordering::Relaxed);
-                let running = running_share(&trees, &on_job);
-                bar.set_position((done as u64 * PER_JOB + running).min(bar.length().unwrap_or(0)));
-                let status = format!(
-                    "{done}/{} positions, {:.2} G nodes, {:.2} M nodes/s, table {:.1}% full",
-                    stops.len(),
-                    n as f64 / 1e9,
-                    n as f64 / secs.max(1e-9) / 1e6,
-                    f64::from(table.fill_permille()) / 10.0
-                );
-                // A run whose output is not a terminal (in the background, into a log) has
-                // no bar: a line a minute instead.
-                if bar.is_hidden() && logged.elapsed() >= Duration::from_secs(60) {
-                    logged = Instant::now();
-                    let share = bar.position() as f64 / bar.length().unwrap_or(1).max(1) as f64;
-                    eprintln!(
-                        "{:.0} s: {:.1}% (estimated from the first plies), {status}",
-                        secs,
-                        share * 100.0
-                    );
-                }
-                bar.set_message(status);
-                if let Some(c) = checkpoint
-                    && saved.elapsed() >= CHECKPOINT_EVERY
-                {
-                    saved = Instant::now();
-                    if let Err(e) = c.save(table) {
-                        say(
-                            &bar,
-                            &format!("warning: could not save the checkpoint: {e:#}"),
-                        );
-                    }
-                }
-            }
-        });
-    });
+    let report = Bars {
+        bar: &bar,
+        table,
+        log,
+        checkpoint,
+        times: Mutex::new(Times {
+            saved: Instant::now(),
+            logged: Instant::now(),
+        }),
+    };
+    let run = konane_engine::solve::solve_jobs(jobs, threads, table, search, &report);
     bar.finish_and_clear();
-    *jobs = shared
-        .into_inner()
-        .map_err(|_| anyhow!("a solver thread panicked"))?;
-    Ok(())
+    Ok(run?)
+}
+
+/// A run's bar, log and checkpoint, driven by the engine's reports.
+struct Bars<'a> {
+    bar: &'a ProgressBar,
+    table: &'a ProofTable,
+    log: Option<&'a ResumeLog>,
+    checkpoint: Option<&'a Checkpoint<'a>>,
+    times: Mutex<Times>,
+}
+
+/// When the checkpoint was last saved, and the last line written for a run without a bar.
+struct Times {
+    saved: Instant,
+    logged: Instant,
+}
+
+impl RunReport for Bars<'_> {
+    fn finished(&self, _: usize, job: &Job) {
+        if let Some(log) = self.log
+            && let Err(e) = log.append(job)
+        {
+            say(self.bar, &format!("warning: could not save progress: {e}"));
+        }
+        if let Some(p) = job.proof {
+            let winner = if p.win {
+                job.position.turn()
+            } else {
+                job.position.turn().opponent()
+            };
+            say(
+                self.bar,
+                &format!(
+                    "proven: {}: {} wins ({} nodes, {:.0} s)",
+                    job.position,
+                    winner.name(),
+                    job.nodes,
+                    job.secs
+                ),
+            );
+        }
+    }
+
+    fn progress(&self, p: &RunProgress) {
+        let bar = self.bar;
+        let secs = p.elapsed.as_secs_f64();
+        let n = p.nodes;
+        let done = p.finished;
+        // Each running job's share in thousandths, short of a whole position until proven.
+        let running: u64 = p
+            .running
+            .iter()
+            .map(|s| (s * PER_JOB as f64).min(PER_JOB as f64 - 1.0) as u64)
+            .sum();
+        bar.set_position((done as u64 * PER_JOB + running).min(bar.length().unwrap_or(0)));
+        let status = format!(
+            "{done}/{} positions, {:.2} G nodes, {:.2} M nodes/s, table {:.1}% full",
+            p.jobs,
+            n as f64 / 1e9,
+            n as f64 / secs.max(1e-9) / 1e6,
+            f64::from(self.table.fill_permille()) / 10.0
+        );
+        let Ok(mut times) = self.times.lock() else {
+            return;
+        };
+        // A run whose output is not a terminal (in the background, into a log) has
+        // no bar: a line a minute instead.
+        if bar.is_hidden() && times.logged.elapsed() >= Duration::from_secs(60) {
+            times.logged = Instant::now();
+            let share = bar.position() as f64 / bar.length().unwrap_or(1).max(1) as f64;
+            eprintln!(
+                "{:.0} s: {:.1}% (estimated from the first plies), {status}",
+                secs,
+                share * 100.0
+            );
+        }
+        bar.set_message(status);
+        if let Some(c) = self.checkpoint
+            && times.saved.elapsed() >= CHECKPOINT_EVERY
+        {
+            times.saved = Instant::now();
+            if let Err(e) = c.save(self.table) {
+                say(
+                    bar,
+                    &format!("warning: could not save the checkpoint: {e:#}"),
+                );
+            }
+        }
+    }
 }
 
 /// Prints a line above the bar, or into the log when there is no bar (`println` on a
@@ -805,22 +703,6 @@ pub(crate) fn say(bar: &ProgressBar, line: &str) {
 
 /// Thousandths of a position in the progress bar.
 const PER_JOB: u64 = 1000;
-
-/// The running jobs' shares done, in thousandths of a position: for each job, the furthest
-/// of the threads on it (threads on one job split its moves, so this is a floor).
-fn running_share(trees: &[TreeProgress], on_job: &[AtomicUsize]) -> u64 {
-    let mut best: HashMap<usize, f64> = HashMap::new();
-    for (tree, job) in trees.iter().zip(on_job) {
-        let j = job.load(Ordering::Relaxed);
-        if j > 0 {
-            let share = best.entry(j).or_default();
-            *share = share.max(tree.share());
-        }
-    }
-    best.values()
-        .map(|s| (s * PER_JOB as f64).min(PER_JOB as f64 - 1.0) as u64)
-        .sum()
-}
 
 /// Solves `start`: when it is the initial position, every first removal and every White
 /// reply; otherwise the position itself.
@@ -968,52 +850,4 @@ fn bench(sizes: &[Size], threads: usize, table_mb: usize, json: bool) -> Result<
         all_nodes as f64 / all_secs.max(1e-9) / 1e6
     );
     Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn jobs(solved: &[bool]) -> Vec<Job> {
-        let start = AnyPosition::start(Size::new(4, 4).expect("a size"), Opening::Center);
-        solved
-            .iter()
-            .map(|&s| Job {
-                position: start,
-                proof: s.then_some(Proof {
-                    win: false,
-                    best: None,
-                }),
-                nodes: 0,
-                secs: 0.0,
-            })
-            .collect()
-    }
-
-    #[test]
-    fn threads_take_fresh_jobs_then_help_the_least_helped() {
-        let mut s = Schedule::new(&jobs(&[false, true, false]));
-        // Job 1 was solved before the run: nobody takes it.
-        assert_eq!(s.take(), Some((0, 0)));
-        assert_eq!(s.take(), Some((2, 0)));
-        // No fresh job left: help, at the next root offset, the job with fewest threads.
-        assert_eq!(s.take(), Some((0, 1)));
-        assert_eq!(s.take(), Some((2, 1)));
-        assert_eq!(s.take(), Some((0, 2)));
-        assert!(!s.leave(0), "two threads are still on job 0");
-        // A solved job gets no more helpers.
-        assert_eq!(s.take(), Some((2, 2)));
-        assert!(!s.leave(0));
-        assert!(s.leave(0), "the last thread out of job 0");
-        for _ in 0..3 {
-            s.leave(2);
-        }
-        assert_eq!(s.take(), None);
-    }
-
-    #[test]
-    fn nothing_to_take_when_everything_is_solved() {
-        assert_eq!(Schedule::new(&jobs(&[true, true])).take(), None);
-        assert_eq!(Schedule::new(&[]).take(), None);
-    }
 }
