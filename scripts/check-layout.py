@@ -140,7 +140,8 @@ def uses(src: Path, file: Path, modules: dict):
                     if t:
                         found.add(t)
     # Paths written in full in the code.
-    for m in re.finditer(r"\b((?:crate|super)(?:::\w+)+)", text):
+    # `$crate::` in a macro names the crate for its callers, not a use of the root.
+    for m in re.finditer(r"(?<!\$)\b((?:crate|super)(?:::\w+)+)", text):
         p = absolute(m.group(1).split("::"))
         if p:
             t = resolve(p)
@@ -242,7 +243,7 @@ def long_functions(file: Path):
         while k >= 0 and (lines[k].strip().startswith(("///", "#[")) or not lines[k].strip()):
             doc.append(lines[k])
             k -= 1
-        if EXCUSE not in " ".join(" ".join(doc).split()):
+        if EXCUSE not in " ".join(" ".join(doc).split()).lower():
             name = re.search(r"fn\s+(\w+)", line).group(1)
             yield name, i + 1, end - i + 1
 
@@ -260,7 +261,7 @@ def main():
             text = f.read_text()
             n = len(strip_tests(text).rstrip("\n").split("\n"))
             head = " ".join(" ".join(l.lstrip("/! ") for l in text.split("\n")[:12] if l.startswith("//!")).split())
-            if n > MAX_FILE and EXCUSE not in head:
+            if n > MAX_FILE and EXCUSE not in head.lower():
                 breaches.append(f"{f.relative_to(ROOT)}: {n} lines (tests aside) over {MAX_FILE}")
             for name, line, length in long_functions(f):
                 breaches.append(
