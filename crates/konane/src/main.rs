@@ -18,7 +18,6 @@ mod puzzles;
 mod serve;
 mod show;
 mod solve;
-mod solve_report;
 mod stats;
 mod tune;
 

@@ -4,7 +4,7 @@ use konane_core::{AnyPosition, Color, Move};
 use konane_engine::symmetry::{map_between, unmap_move};
 use serde::Serialize;
 
-use crate::solve::{Plan, Row};
+use super::plan::{Plan, Row};
 
 /// The first removals of the opening table every reply to which loses for White.
 fn winning_removals(plan: &Plan, start: &AnyPosition) -> Vec<String> {
