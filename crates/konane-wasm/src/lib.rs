@@ -300,7 +300,7 @@ pub fn handle(
     })
 }
 
-/// Answers a parsed request.
+/// Answers a parsed request: one function a kind of request.
 pub fn answer(
     engine: &Engine,
     request: Request,
@@ -312,16 +312,7 @@ pub fn answer(
             position,
             opening,
             play,
-        } => {
-            let mut pos = parse(&position, opening.as_deref())?;
-            let played = match play {
-                Some(text) => Some(play_text(&mut pos, &text)?),
-                None => None,
-            };
-            let mut view = position_view(&pos);
-            view.played = played;
-            Ok(Answer::Position(view))
-        }
+        } => show_position(&position, opening.as_deref(), play.as_deref()),
         Request::Think {
             position,
             opening,
@@ -332,13 +323,7 @@ pub fn answer(
         } => {
             let pos = parse(&position, opening.as_deref())?;
             let limits = limits(time_ms, depth, nodes)?;
-            let mut each = |r: &SearchResult| {
-                if let Ok(text) = serde_json::to_string(&thought(&pos, r)) {
-                    report(&text);
-                }
-            };
-            let result = engine.think(&pos, limits, solver.unwrap_or(true), clock, &mut each);
-            Ok(Answer::Thought(thought(&pos, &result)))
+            Ok(think(engine, &pos, limits, solver, clock, report))
         }
         Request::Analyse {
             position,
@@ -349,59 +334,16 @@ pub fn answer(
         } => {
             let pos = parse(&position, opening.as_deref())?;
             let limits = limits(time_ms, depth, None)?;
-            let mut each = |a: &konane_engine::Analysis| {
-                if let Ok(text) = serde_json::to_string(&analysis_view(&pos, a)) {
-                    report(&text);
-                }
-            };
-            let last = engine.analyse(&pos, limits, lines.clamp(1, 8), clock, &mut each);
-            Ok(Answer::Analysis(match last {
-                Some(a) => analysis_view(&pos, &a),
-                None => AnalysisView {
-                    depth: 0,
-                    lines: Vec::new(),
-                    nodes: 0,
-                    elapsed_ms: clock.elapsed_ms(),
-                },
-            }))
+            Ok(analyse(engine, &pos, limits, lines, clock, report))
         }
-        Request::Record { text } => {
-            let record = konane_core::Record::parse(&text)
-                .map_err(|e| Refusal::new(ErrorCode::BadRecord, e))?;
-            let game = record.game();
-            let mut pos = *game.start();
-            let mut positions = Vec::with_capacity(game.moves().len());
-            for &m in game.moves() {
-                pos.play(m)
-                    .map_err(|e| Refusal::new(ErrorCode::BadRecord, e))?;
-                positions.push(pos.to_string());
-            }
-            Ok(Answer::Record(RecordView {
-                start: game.start().to_string(),
-                opening: game.start().opening().to_string(),
-                moves: game.move_texts(),
-                positions,
-                tags: record.tags().to_vec(),
-            }))
-        }
+        Request::Record { text } => read_record(&text),
         Request::Solve {
             position,
             opening,
             nodes,
         } => {
             let pos = parse(&position, opening.as_deref())?;
-            let stop = AtomicBool::new(false);
-            let (proof, visited) = engine.solve(&pos, nodes, &stop);
-            let (result, best) = match proof {
-                Ok(Proof { win: true, best }) => ("win", best),
-                Ok(Proof { win: false, .. }) => ("loss", None),
-                Err(_) => ("unknown", None),
-            };
-            Ok(Answer::Solution(Solution {
-                result,
-                best: best.map(|m| pos.move_text(m)),
-                nodes: visited,
-            }))
+            Ok(solve(engine, &pos, nodes))
         }
         Request::Choose {
             position,
@@ -420,6 +362,103 @@ pub fn answer(
             Ok(Answer::Done {})
         }
     }
+}
+
+/// `position`: the position, after `play` when given.
+fn show_position(
+    position: &str,
+    opening: Option<&str>,
+    play: Option<&str>,
+) -> Result<Answer, Refusal> {
+    let mut pos = parse(position, opening)?;
+    let played = match play {
+        Some(text) => Some(play_text(&mut pos, text)?),
+        None => None,
+    };
+    let mut view = position_view(&pos);
+    view.played = played;
+    Ok(Answer::Position(view))
+}
+
+/// `think`: the engine's search within `limits`, each iteration reported.
+fn think(
+    engine: &Engine,
+    pos: &AnyPosition,
+    limits: Limits,
+    solver: Option<bool>,
+    clock: &dyn Clock,
+    report: &mut dyn FnMut(&str),
+) -> Answer {
+    let mut each = |r: &SearchResult| {
+        if let Ok(text) = serde_json::to_string(&thought(pos, r)) {
+            report(&text);
+        }
+    };
+    let result = engine.think(pos, limits, solver.unwrap_or(true), clock, &mut each);
+    Answer::Thought(thought(pos, &result))
+}
+
+/// `analyse`: the best `lines` lines (1 to 8) within `limits`, each iteration reported.
+fn analyse(
+    engine: &Engine,
+    pos: &AnyPosition,
+    limits: Limits,
+    lines: usize,
+    clock: &dyn Clock,
+    report: &mut dyn FnMut(&str),
+) -> Answer {
+    let mut each = |a: &konane_engine::Analysis| {
+        if let Ok(text) = serde_json::to_string(&analysis_view(pos, a)) {
+            report(&text);
+        }
+    };
+    let last = engine.analyse(pos, limits, lines.clamp(1, 8), clock, &mut each);
+    Answer::Analysis(match last {
+        Some(a) => analysis_view(pos, &a),
+        None => AnalysisView {
+            depth: 0,
+            lines: Vec::new(),
+            nodes: 0,
+            elapsed_ms: clock.elapsed_ms(),
+        },
+    })
+}
+
+/// `record`: a game record read, with the position after each move.
+fn read_record(text: &str) -> Result<Answer, Refusal> {
+    let record =
+        konane_core::Record::parse(text).map_err(|e| Refusal::new(ErrorCode::BadRecord, e))?;
+    let game = record.game();
+    let mut pos = *game.start();
+    let mut positions = Vec::with_capacity(game.moves().len());
+    for &m in game.moves() {
+        pos.play(m)
+            .map_err(|e| Refusal::new(ErrorCode::BadRecord, e))?;
+        positions.push(pos.to_string());
+    }
+    Ok(Answer::Record(RecordView {
+        start: game.start().to_string(),
+        opening: game.start().opening().to_string(),
+        moves: game.move_texts(),
+        positions,
+        tags: record.tags().to_vec(),
+    }))
+}
+
+/// `solve`: the solver's verdict within `nodes`, with the winning move of a win.
+fn solve(engine: &Engine, pos: &AnyPosition, nodes: u64) -> Answer {
+    let stop = AtomicBool::new(false);
+    let (proof, visited) = engine.solve(pos, nodes, &stop);
+    let (result, best) = match proof {
+        Ok(Proof { win: true, best }) => ("win", best),
+        Ok(Proof { win: false, .. }) => ("loss", None),
+        Err(_) => ("unknown", None),
+    };
+    Answer::Solution(Solution {
+        result,
+        best: best.map(|m| pos.move_text(m)),
+        nodes: visited,
+    })
 }
 
 /// Search limits from a request; at least one must be given, or the search never ends.

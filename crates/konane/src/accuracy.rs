@@ -155,6 +155,8 @@ pub fn run(args: Args) -> Result<()> {
     }
 }
 
+/// Labels positions into `args.out` until it holds `args.count`: one self-play game at a
+/// time, each giving at most one position.
 fn label(args: &LabelArgs) -> Result<()> {
     let LabelArgs {
         size,
@@ -189,7 +191,7 @@ fn label(args: &LabelArgs) -> Result<()> {
         "{spinner} labelling [{bar:30}] {pos}/{len} positions, {elapsed} (left {eta}) {msg}",
     )?);
     bar.set_position(existing.len() as u64);
-    let (mut tried, mut too_hard, mut nothing, mut later) = (0u64, 0u64, 0u64, 0u64);
+    let mut tally = LabelTally::default();
     // Game i plays from stream i of the seed. A continued run starts at the file's length,
     // so it may meet games it skipped before (tried again) but never labels a position twice.
     let mut game_index = existing.len() as u64;
@@ -197,66 +199,39 @@ fn label(args: &LabelArgs) -> Result<()> {
         let mut rng = Rng::new(konane_engine::substream(seed, game_index));
         game_index += 1;
         let target = first + rng.below(last - first + 1);
-        let mut game = Game::new(size, Opening::CenterOrCorner);
-        let mut positions = vec![*game.position()];
-        while let Some(m) = engine.choose(game.position(), level, &Frozen, &mut rng) {
-            game.play(m)?;
-            positions.push(*game.position());
-        }
+        let positions = self_play(&engine, size, level, &mut rng)?;
         let Some(&pos) = positions.get(target) else {
             continue;
         };
         if pos.count_moves() == 0 || seen.contains(&pos) {
             continue;
         }
-        tried += 1;
-        let status = format!(
-            "{tried} tried, {too_hard} too hard, {nothing} with nothing to label, {later} \
-             labelled at a later ply, {} proven reply by reply",
-            prover.by_replies
-        );
-        // A run into a log has no bar: a line a game instead (each takes a while).
-        if bar.is_hidden() {
-            eprintln!(
-                "{:.0} s: {}/{count} positions, {status}",
-                bar.elapsed().as_secs_f64(),
-                seen.len()
-            );
-        }
-        bar.set_message(status);
-        // The game's positions are proven from its end back first: each proof then finds
-        // the next position's in the table, and the target is reached for a fraction of a
-        // cold solve's nodes (so `konane lines` reaches ply 17-21 of 8x8's main lines
-        // within 500 M nodes a position, docs/solved.md).
-        let mut proven = positions.len();
-        while proven > target && prover.wins(&positions[proven - 1]).is_some() {
-            proven -= 1;
-        }
-        if proven > last.min(positions.len() - 1) {
-            too_hard += 1;
-            continue;
-        }
-        // A game gives one position: the target, or when the target is lost for the side to
-        // move, too hard, or won by every move, the game's next proven position in range
-        // that is won with a move that loses (after a lost target, its very next one).
-        let labelled = (proven..=last.min(positions.len() - 1)).find_map(|ply| {
-            let pos = positions[ply];
-            (prover.wins(&pos) == Some(true) && !seen.contains(&pos))
-                .then(|| prover.label(pos, ply))
-                .flatten()
-                .filter(|l| l.winning.len() < l.legal)
-        });
-        let Some(labelled) = labelled else {
-            nothing += 1;
-            continue;
+        tally.tried += 1;
+        show_status(&bar, &tally, prover.by_replies, seen.len(), count);
+        let labelled = match pick(&mut prover, &positions, target, last, &seen) {
+            Pick::TooHard => {
+                tally.too_hard += 1;
+                continue;
+            }
+            Pick::Nothing => {
+                tally.nothing += 1;
+                continue;
+            }
+            Pick::Labelled(labelled) => *labelled,
         };
-        later += u64::from(labelled.ply > target);
+        tally.later += u64::from(labelled.ply > target);
         writeln!(file, "{}", labelled.line())?;
         file.flush()?;
         seen.insert(labelled.position);
         bar.inc(1);
     }
     bar.finish();
+    let LabelTally {
+        tried,
+        too_hard,
+        nothing,
+        later,
+    } = tally;
     println!(
         "{} positions in {} ({tried} games tried this run: {too_hard} too hard for {nodes} \
          nodes in their range of plies, {nothing} with no position there won with a move that \
@@ -267,6 +242,93 @@ fn label(args: &LabelArgs) -> Result<()> {
         prover.by_replies
     );
     Ok(())
+}
+
+/// What a labelling run has met so far, for its status line and its summary.
+#[derive(Default)]
+struct LabelTally {
+    /// Games whose drawn ply held a new position with moves.
+    tried: u64,
+    /// Games whose range of plies the prover could not reach.
+    too_hard: u64,
+    /// Games with no position in range won with a move that loses.
+    nothing: u64,
+    /// Games labelled at a later ply than the one drawn.
+    later: u64,
+}
+
+/// The positions of one self-play game at `level`, from the start to the end.
+fn self_play(engine: &Engine, size: Size, level: u8, rng: &mut Rng) -> Result<Vec<AnyPosition>> {
+    let mut game = Game::new(size, Opening::CenterOrCorner);
+    let mut positions = vec![*game.position()];
+    while let Some(m) = engine.choose(game.position(), level, &Frozen, rng) {
+        game.play(m)?;
+        positions.push(*game.position());
+    }
+    Ok(positions)
+}
+
+/// Shows the run's counts on the bar, and as a line on stderr when the bar is hidden.
+fn show_status(bar: &ProgressBar, tally: &LabelTally, by_replies: u64, seen: usize, count: usize) {
+    let LabelTally {
+        tried,
+        too_hard,
+        nothing,
+        later,
+    } = tally;
+    let status = format!(
+        "{tried} tried, {too_hard} too hard, {nothing} with nothing to label, {later} \
+         labelled at a later ply, {by_replies} proven reply by reply"
+    );
+    // A run into a log has no bar: a line a game instead (each takes a while).
+    if bar.is_hidden() {
+        eprintln!(
+            "{:.0} s: {seen}/{count} positions, {status}",
+            bar.elapsed().as_secs_f64(),
+        );
+    }
+    bar.set_message(status);
+}
+
+/// What one game gives the labelled file.
+enum Pick {
+    /// The positions from the drawn ply on could not all be proven.
+    TooHard,
+    /// No position in range is won with a move that loses.
+    Nothing,
+    /// The position to append.
+    Labelled(Box<Labelled>),
+}
+
+/// The position a game gives: the one at `target`, or when it is lost for the side to move,
+/// too hard, or won by every move, the game's next proven position up to `last` that is won
+/// with a move that loses (after a lost target, its very next one).
+fn pick(
+    prover: &mut Prover,
+    positions: &[AnyPosition],
+    target: usize,
+    last: usize,
+    seen: &HashSet<AnyPosition>,
+) -> Pick {
+    // The game's positions are proven from its end back first: each proof then finds
+    // the next position's in the table, and the target is reached for a fraction of a
+    // cold solve's nodes (so `konane lines` reaches ply 17-21 of 8x8's main lines
+    // within 500 M nodes a position, docs/solved.md).
+    let mut proven = positions.len();
+    while proven > target && prover.wins(&positions[proven - 1]).is_some() {
+        proven -= 1;
+    }
+    if proven > last.min(positions.len() - 1) {
+        return Pick::TooHard;
+    }
+    let labelled = (proven..=last.min(positions.len() - 1)).find_map(|ply| {
+        let pos = positions[ply];
+        (prover.wins(&pos) == Some(true) && !seen.contains(&pos))
+            .then(|| prover.label(pos, ply))
+            .flatten()
+            .filter(|l| l.winning.len() < l.legal)
+    });
+    labelled.map_or(Pick::Nothing, |l| Pick::Labelled(Box::new(l)))
 }
 
 /// What the labeller proves with: the engine, nodes a solve, and a count of the positions
@@ -325,51 +387,130 @@ impl Prover<'_> {
     }
 }
 
+/// Lets the engine think on every position of `file` at each of `times` (milliseconds) and
+/// prints the wins it keeps, in all and by band of plies; draws them into `svg` if given.
 fn measure(file: &Path, times: &[u64], svg: Option<&Path>) -> Result<()> {
     let positions = read(file)?;
     if positions.is_empty() {
         bail!("{} holds no labelled positions", file.display());
     }
-    let (lo, hi) = positions.iter().fold((usize::MAX, 0), |(lo, hi), l| {
-        (lo.min(l.ply), hi.max(l.ply))
-    });
+    let bands = Bands::of(&positions);
     // What a player who picks any legal move keeps, on average.
-    let chance: f64 = positions
-        .iter()
-        .map(|l| l.winning.len() as f64 / l.legal as f64)
-        .sum::<f64>()
-        / positions.len() as f64;
+    let chance = random_share(&positions);
     println!(
-        "{} positions of {} (plies {lo}-{hi}, each won for the side to move); \
+        "{} positions of {} (plies {}-{}, each won for the side to move); \
          a random legal move keeps the win in {:.1}% of them",
         positions.len(),
         file.display(),
+        bands.lo,
+        bands.hi,
         chance * 100.0
     );
     println!();
     // Positions where at most half the moves win: where a weak move is easy to find.
-    let hard = positions
-        .iter()
-        .filter(|l| 2 * l.winning.len() <= l.legal)
-        .count();
-    // Plies in bands of four: how the share kept changes as the game goes on.
-    let band = |ply: usize| ply / 4 * 4;
-    let mut bands: Vec<usize> = positions.iter().map(|l| band(l.ply)).collect();
-    bands.sort_unstable();
-    bands.dedup();
-    let band_name = |b: usize| match (b.max(lo), (b + 3).min(hi)) {
-        (first, last) if first == last => format!("ply {first}"),
-        (first, last) => format!("plies {first}-{last}"),
-    };
+    let hard = positions.iter().filter(|l| is_hard(l)).count();
     print!(
         "{:>8} {:>14} {:>8} {:>22}",
         "think", "kept the win", "share", "where half or fewer win"
     );
-    for &b in &bands {
-        print!(" {:>11}", band_name(b));
+    for &b in &bands.starts {
+        print!(" {:>11}", bands.name(b));
     }
     println!();
-    let mut chart = BarChart {
+    let mut chart = chart_frame(file, &positions, &bands, chance);
+    for &ms in times {
+        let kept = think_on(&positions, &bands, ms);
+        print!(
+            "{:>6}ms {:>14} {:>7.1}% {:>22}",
+            ms,
+            format!("{}/{}", kept.all, positions.len()),
+            kept.all as f64 * 100.0 / positions.len() as f64,
+            format!("{}/{hard}", kept.hard)
+        );
+        let mut shares = Vec::new();
+        for (&b, &k) in bands.starts.iter().zip(&kept.by_band) {
+            let n = bands.count(&positions, b);
+            print!(" {:>11}", format!("{k}/{n}"));
+            shares.push(k as f64 / n as f64);
+        }
+        println!();
+        shares.push(kept.all as f64 / positions.len() as f64);
+        chart.series.push((format!("{ms} ms"), shares));
+    }
+    if let Some(path) = svg {
+        std::fs::write(path, chart.svg()).with_context(|| format!("writing {}", path.display()))?;
+    }
+    Ok(())
+}
+
+/// Whether at most half of a position's moves win.
+fn is_hard(l: &Labelled) -> bool {
+    2 * l.winning.len() <= l.legal
+}
+
+/// The share of winning moves among the legal ones, averaged over `positions`.
+fn random_share<'a>(positions: impl IntoIterator<Item = &'a Labelled>) -> f64 {
+    let positions: Vec<&Labelled> = positions.into_iter().collect();
+    positions
+        .iter()
+        .map(|l| l.winning.len() as f64 / l.legal as f64)
+        .sum::<f64>()
+        / positions.len() as f64
+}
+
+/// The plies of a file in bands of four: how the share kept changes as the game goes on.
+struct Bands {
+    /// The first ply of the file.
+    lo: usize,
+    /// The last ply of the file.
+    hi: usize,
+    /// The first ply of each band that holds a position, in order.
+    starts: Vec<usize>,
+}
+
+impl Bands {
+    fn of(positions: &[Labelled]) -> Bands {
+        let (lo, hi) = positions.iter().fold((usize::MAX, 0), |(lo, hi), l| {
+            (lo.min(l.ply), hi.max(l.ply))
+        });
+        let mut starts: Vec<usize> = positions.iter().map(|l| Bands::band(l.ply)).collect();
+        starts.sort_unstable();
+        starts.dedup();
+        Bands { lo, hi, starts }
+    }
+
+    /// The band of `ply`: its first ply.
+    fn band(ply: usize) -> usize {
+        ply / 4 * 4
+    }
+
+    /// The band starting at `b` in words, within the file's plies.
+    fn name(&self, b: usize) -> String {
+        match (b.max(self.lo), (b + 3).min(self.hi)) {
+            (first, last) if first == last => format!("ply {first}"),
+            (first, last) => format!("plies {first}-{last}"),
+        }
+    }
+
+    /// The positions in the band starting at `b`.
+    fn of_band<'a>(
+        &self,
+        positions: &'a [Labelled],
+        b: usize,
+    ) -> impl Iterator<Item = &'a Labelled> {
+        positions.iter().filter(move |l| Bands::band(l.ply) == b)
+    }
+
+    /// How many positions the band starting at `b` holds.
+    fn count(&self, positions: &[Labelled], b: usize) -> usize {
+        self.of_band(positions, b).count()
+    }
+}
+
+/// The chart of `accuracy run --svg` with its groups and the random move's baseline; the
+/// engine's shares are added a thinking time at a time.
+fn chart_frame(file: &Path, positions: &[Labelled], bands: &Bands, chance: f64) -> BarChart {
+    BarChart {
         title: format!(
             "Wins kept on {} {} positions of {}, by ply",
             positions.len(),
@@ -378,81 +519,68 @@ fn measure(file: &Path, times: &[u64], svg: Option<&Path>) -> Result<()> {
                 .map_or(String::new(), |n| n.to_string_lossy().into_owned())
         ),
         groups: bands
+            .starts
             .iter()
-            .map(|&b| {
-                let n = positions.iter().filter(|l| band(l.ply) == b).count();
-                format!("{} ({n})", band_name(b))
-            })
+            .map(|&b| format!("{} ({})", bands.name(b), bands.count(positions, b)))
             .chain([format!("all ({})", positions.len())])
             .collect(),
         series: Vec::new(),
         baseline: Some((
             "a random move".to_string(),
             bands
+                .starts
                 .iter()
-                .map(|&b| {
-                    let of_band: Vec<&Labelled> =
-                        positions.iter().filter(|l| band(l.ply) == b).collect();
-                    of_band
-                        .iter()
-                        .map(|l| l.winning.len() as f64 / l.legal as f64)
-                        .sum::<f64>()
-                        / of_band.len() as f64
-                })
+                .map(|&b| random_share(bands.of_band(positions, b)))
                 .chain([chance])
                 .collect(),
         )),
+    }
+}
+
+/// The wins the engine kept at one thinking time.
+struct Kept {
+    /// In all.
+    all: usize,
+    /// Where at most half the moves win.
+    hard: usize,
+    /// In each band, in the order of `Bands::starts`.
+    by_band: Vec<usize>,
+}
+
+/// Lets the engine, as the site's computer plays, think `ms` on every position.
+fn think_on(positions: &[Labelled], bands: &Bands, ms: u64) -> Kept {
+    // The engine as the site's computer plays: the solved boards' books learned.
+    let mut engine = Engine::new(EngineConfig::default());
+    engine.learn_solved();
+    let bar = ProgressBar::new(positions.len() as u64);
+    let mut kept = Kept {
+        all: 0,
+        hard: 0,
+        by_band: vec![0; bands.starts.len()],
     };
-    for &ms in times {
-        // The engine as the site's computer plays: the solved boards' books learned.
-        let mut engine = Engine::new(EngineConfig::default());
-        engine.learn_solved();
-        let bar = ProgressBar::new(positions.len() as u64);
-        let (mut kept, mut kept_hard) = (0, 0);
-        let mut kept_in = vec![0; bands.len()];
-        for l in &positions {
-            let limits = Limits {
-                time_ms: Some(ms),
-                ..Limits::default()
-            };
-            let result = engine.think(
-                &l.position,
-                limits,
-                true,
-                &SystemClock::start(),
-                &mut |_| {},
-            );
-            if result.best.is_some_and(|m| l.winning.contains(&m)) {
-                kept += 1;
-                kept_hard += usize::from(2 * l.winning.len() <= l.legal);
-                if let Some(i) = bands.iter().position(|&b| b == band(l.ply)) {
-                    kept_in[i] += 1;
-                }
-            }
-            bar.inc(1);
-        }
-        bar.finish_and_clear();
-        print!(
-            "{:>6}ms {:>14} {:>7.1}% {:>22}",
-            ms,
-            format!("{kept}/{}", positions.len()),
-            kept as f64 * 100.0 / positions.len() as f64,
-            format!("{kept_hard}/{hard}")
+    for l in positions {
+        let limits = Limits {
+            time_ms: Some(ms),
+            ..Limits::default()
+        };
+        let result = engine.think(
+            &l.position,
+            limits,
+            true,
+            &SystemClock::start(),
+            &mut |_| {},
         );
-        let mut shares = Vec::new();
-        for (&b, &k) in bands.iter().zip(&kept_in) {
-            let n = positions.iter().filter(|l| band(l.ply) == b).count();
-            print!(" {:>11}", format!("{k}/{n}"));
-            shares.push(k as f64 / n as f64);
+        if result.best.is_some_and(|m| l.winning.contains(&m)) {
+            kept.all += 1;
+            kept.hard += usize::from(is_hard(l));
+            if let Some(i) = bands.starts.iter().position(|&b| b == Bands::band(l.ply)) {
+                kept.by_band[i] += 1;
+            }
         }
-        println!();
-        shares.push(kept as f64 / positions.len() as f64);
-        chart.series.push((format!("{ms} ms"), shares));
+        bar.inc(1);
     }
-    if let Some(path) = svg {
-        std::fs::write(path, chart.svg()).with_context(|| format!("writing {}", path.display()))?;
-    }
-    Ok(())
+    bar.finish_and_clear();
+    kept
 }
 
 #[cfg(test)]

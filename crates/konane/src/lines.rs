@@ -99,30 +99,7 @@ pub fn run(args: Args) -> Result<()> {
     // Before the lines are played: a refused run costs nothing and changes no file.
     let table = ProofTable::new(args.table_mb);
     println!("{}", keys_note(&table, &start, args.checkpoint.is_some())?);
-    let mut jobs = Vec::new();
-    let mut lines = Vec::new();
-    let bar = ProgressBar::new(plan.jobs.len() as u64);
-    bar.set_style(ProgressStyle::with_template(
-        "{spinner} playing the lines [{bar:30}] {pos}/{len}, {elapsed}",
-    )?);
-    for j in 0..plan.jobs.len() {
-        // The first row of each distinct position stands for its mirror images.
-        let Some(row) = plan.rows.iter().find(|r| r.job == Some(j)) else {
-            continue;
-        };
-        let (Some(removal), Some(reply)) = (row.removal, row.reply) else {
-            continue;
-        };
-        lines.push(main_line(
-            &start,
-            removal,
-            reply,
-            args.line_nodes,
-            &mut jobs,
-        )?);
-        bar.inc(1);
-    }
-    bar.finish_and_clear();
+    let (lines, mut jobs) = play_lines(&start, &plan, args.line_nodes)?;
     let (log, answers) = match args.resume.as_deref() {
         Some(path) => {
             let (log, answers) = ResumeLog::open(path, &start, &mut jobs)?;
@@ -137,15 +114,7 @@ pub fn run(args: Args) -> Result<()> {
     if let Some(c) = &checkpoint {
         c.load(&table, "", "proofs")?;
     }
-    // Everything the log holds proven, also the book's answers, which are no job of the
-    // walk's: without them a run again would prove (and log) them again.
-    for (pos, proof) in answers
-        .iter()
-        .chain(&jobs)
-        .filter_map(|j| Some((j.position, j.proof?)))
-    {
-        with_position!(&pos, p => table.store(p, proof, u64::MAX));
-    }
+    store_proven(&table, &answers, &jobs);
     let began = Instant::now();
     let walk = Walk {
         table: &table,
@@ -161,6 +130,68 @@ pub fn run(args: Args) -> Result<()> {
     walk.bar.set_style(ProgressStyle::with_template(
         "{spinner} proving [{bar:30}] {pos}/{len} positions, {elapsed} {msg}",
     )?);
+    let (jobs, reaches) = walk_back(&walk, &lines, threads)?;
+    let book = args
+        .book
+        .as_ref()
+        .map(|path| (path, book_text(&start, &lines, &reaches, &jobs, &walk)));
+    walk.bar.finish_and_clear();
+    // Hours of work are in each of these: neither's failure may cost the other or the report.
+    let saved = checkpoint.as_ref().map_or(Ok(()), |c| c.save(&table));
+    let written = book.map_or(Ok(()), |(path, text)| {
+        std::fs::write(path, text).with_context(|| format!("writing {}", path.display()))
+    });
+    report(&start, &lines, &reaches, &jobs);
+    let nodes = walk.nodes.load(Ordering::Relaxed);
+    let secs = began.elapsed().as_secs_f64();
+    println!(
+        "{nodes} nodes in {secs:.2} s ({:.1} M nodes/s)",
+        nodes as f64 / secs.max(1e-9) / 1e6
+    );
+    saved?;
+    written
+}
+
+/// The engine's main line from each distinct opening row of the plan, and the jobs of
+/// their positions.
+fn play_lines(start: &AnyPosition, plan: &Plan, line_nodes: u64) -> Result<(Vec<Line>, Vec<Job>)> {
+    let mut jobs = Vec::new();
+    let mut lines = Vec::new();
+    let bar = ProgressBar::new(plan.jobs.len() as u64);
+    bar.set_style(ProgressStyle::with_template(
+        "{spinner} playing the lines [{bar:30}] {pos}/{len}, {elapsed}",
+    )?);
+    for j in 0..plan.jobs.len() {
+        // The first row of each distinct position stands for its mirror images.
+        let Some(row) = plan.rows.iter().find(|r| r.job == Some(j)) else {
+            continue;
+        };
+        let (Some(removal), Some(reply)) = (row.removal, row.reply) else {
+            continue;
+        };
+        lines.push(main_line(start, removal, reply, line_nodes, &mut jobs)?);
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+    Ok((lines, jobs))
+}
+
+/// Stores in `table` everything the resume log holds proven: the jobs', and also the
+/// book's answers, which are no job of the walk's: without them a run again would prove
+/// (and log) them again.
+fn store_proven(table: &ProofTable, answers: &[Job], jobs: &[Job]) {
+    for (pos, proof) in answers
+        .iter()
+        .chain(jobs)
+        .filter_map(|j| Some((j.position, j.proof?)))
+    {
+        with_position!(&pos, p => table.store(p, proof, u64::MAX));
+    }
+}
+
+/// Walks back along every line, `threads` lines at a time; the jobs as the walk left them
+/// and each line's reach.
+fn walk_back(walk: &Walk, lines: &[Line], threads: usize) -> Result<(Vec<Job>, Vec<Reach>)> {
     let queue = Mutex::new((0..lines.len()).collect::<VecDeque<_>>());
     let reaches: Vec<Mutex<Option<Reach>>> = lines.iter().map(|_| Mutex::new(None)).collect();
     std::thread::scope(|s| {
@@ -182,25 +213,7 @@ pub fn run(args: Args) -> Result<()> {
         .map(|r| r.into_inner().ok().flatten())
         .collect::<Option<Vec<_>>>()
         .ok_or_else(panicked)?;
-    let book = args
-        .book
-        .as_ref()
-        .map(|path| (path, book_text(&start, &lines, &reaches, &jobs, &walk)));
-    walk.bar.finish_and_clear();
-    // Hours of work are in each of these: neither's failure may cost the other or the report.
-    let saved = checkpoint.as_ref().map_or(Ok(()), |c| c.save(&table));
-    let written = book.map_or(Ok(()), |(path, text)| {
-        std::fs::write(path, text).with_context(|| format!("writing {}", path.display()))
-    });
-    report(&start, &lines, &reaches, &jobs);
-    let nodes = walk.nodes.load(Ordering::Relaxed);
-    let secs = began.elapsed().as_secs_f64();
-    println!(
-        "{nodes} nodes in {secs:.2} s ({:.1} M nodes/s)",
-        nodes as f64 / secs.max(1e-9) / 1e6
-    );
-    saved?;
-    written
+    Ok((jobs, reaches))
 }
 
 /// The engine's game after `removal` and `reply`, each move at `line_nodes` nodes on a

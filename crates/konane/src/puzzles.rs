@@ -180,12 +180,14 @@ fn read_records(path: &Path) -> Result<Vec<Record>> {
         .collect()
 }
 
+/// Appends puzzles of `cfg.size` to `cfg.out` until it holds `cfg.count`, mined from the
+/// games of `cfg.from` or else from self-play.
 fn generate(cfg: &Mining) -> Result<()> {
     if cfg.count == 0 {
         bail!("--count must be at least 1");
     }
-    let mut existing = read_existing(&cfg.out, cfg.size)?;
-    let mut file = std::fs::OpenOptions::new()
+    let existing = read_existing(&cfg.out, cfg.size)?;
+    let file = std::fs::OpenOptions::new()
         .create(true)
         .append(true)
         .open(&cfg.out)
@@ -196,64 +198,78 @@ fn generate(cfg: &Mining) -> Result<()> {
     )?);
     bar.set_prefix(cfg.size.to_string());
     bar.set_position(existing.of_size as u64);
-    let table = ProofTable::new(cfg.table_mb);
-    let mut stats = Stats::default();
-    let mut take = |pos: &AnyPosition, source: Source, existing: &mut Existing| -> Result<bool> {
-        stats.tried += 1;
-        if existing.ids.contains(&PuzzleId::of(pos)) {
-            return Ok(false);
-        }
-        match puzzle::find(pos, &table, cfg.nodes) {
-            Err(_) => stats.unproven += 1,
-            Ok(None) => {}
-            Ok(Some(found)) => {
-                let p = found.into_puzzle(*pos, source);
-                writeln!(file, "{p}")?;
-                file.flush()?;
-                existing.ids.insert(p.id);
-                existing.of_size += 1;
-                bar.set_position(existing.of_size as u64);
-                return Ok(true);
-            }
-        }
-        bar.set_message(format!(
-            "({} positions tried, {} over budget)",
-            stats.tried, stats.unproven
-        ));
-        Ok(false)
+    let mut miner = Miner {
+        cfg,
+        existing,
+        file,
+        bar,
+        table: ProofTable::new(cfg.table_mb),
+        stats: Stats::default(),
     };
-    if let Some(from) = &cfg.from {
+    match &cfg.from {
+        Some(from) => miner.mine_records(from)?,
+        None => miner.mine_self_play()?,
+    }
+    miner.bar.finish();
+    println!(
+        "{} puzzles of {} in {}",
+        miner.existing.of_size,
+        cfg.size,
+        cfg.out.display()
+    );
+    Ok(())
+}
+
+/// A mining run: what the file holds, where found puzzles go, and the proofs so far.
+struct Miner<'a> {
+    cfg: &'a Mining,
+    existing: Existing,
+    file: std::fs::File,
+    bar: ProgressBar,
+    table: ProofTable,
+    stats: Stats,
+}
+
+impl Miner<'_> {
+    /// Takes the puzzles of the record file's games, from the first game not mined yet.
+    fn mine_records(&mut self, from: &Path) -> Result<()> {
         let records = read_records(from)?;
         for (n, record) in records
             .iter()
             .enumerate()
-            .skip(existing.next_record as usize)
+            .skip(self.existing.next_record as usize)
         {
-            if existing.of_size >= cfg.count {
+            if self.existing.of_size >= self.cfg.count {
                 break;
             }
             let mut game = Game::from_position(*record.game().start());
             let mut found = 0;
             for (ply, &m) in record.game().moves().iter().enumerate() {
-                if found < cfg.per_game && candidate(game.position(), cfg.max_stones) {
+                if found < self.cfg.per_game && candidate(game.position(), self.cfg.max_stones) {
                     let source = Source::Record {
                         game: n as u64,
                         ply: ply as u32,
                     };
-                    found += usize::from(take(game.position(), source, &mut existing)?);
+                    found += usize::from(self.take(game.position(), source)?);
                 }
                 game.play(m)?;
             }
         }
-    } else {
+        Ok(())
+    }
+
+    /// Plays self-play games, the level pairs in turn, from the first game not mined yet,
+    /// until the file holds enough puzzles.
+    fn mine_self_play(&mut self) -> Result<()> {
+        let cfg = self.cfg;
         let engine = Engine::new(EngineConfig {
             hash_mb: 16,
             proof_mb: 1,
             threads: 1,
             ..EngineConfig::default()
         });
-        let mut index = existing.next_self_play;
-        while existing.of_size < cfg.count {
+        let mut index = self.existing.next_self_play;
+        while self.existing.of_size < cfg.count {
             let (black, white) = LEVEL_PAIRS[(index % LEVEL_PAIRS.len() as u64) as usize];
             let mut rng = Rng::new(cfg.seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ index);
             let mut game = Game::new(cfg.size, Opening::CenterOrCorner);
@@ -268,10 +284,10 @@ fn generate(cfg: &Mining) -> Result<()> {
                         game: index,
                         ply: game.ply() as u32,
                     };
-                    if take(&pos, source, &mut existing)? {
+                    if self.take(&pos, source)? {
                         found += 1;
                     }
-                    if existing.of_size >= cfg.count {
+                    if self.existing.of_size >= cfg.count {
                         break;
                     }
                 }
@@ -287,15 +303,34 @@ fn generate(cfg: &Mining) -> Result<()> {
             }
             index += 1;
         }
+        Ok(())
     }
-    bar.finish();
-    println!(
-        "{} puzzles of {} in {}",
-        existing.of_size,
-        cfg.size,
-        cfg.out.display()
-    );
-    Ok(())
+
+    /// Proves `pos` a puzzle and appends it to the file if it is one and new; whether it was.
+    fn take(&mut self, pos: &AnyPosition, source: Source) -> Result<bool> {
+        self.stats.tried += 1;
+        if self.existing.ids.contains(&PuzzleId::of(pos)) {
+            return Ok(false);
+        }
+        match puzzle::find(pos, &self.table, self.cfg.nodes) {
+            Err(_) => self.stats.unproven += 1,
+            Ok(None) => {}
+            Ok(Some(found)) => {
+                let p = found.into_puzzle(*pos, source);
+                writeln!(self.file, "{p}")?;
+                self.file.flush()?;
+                self.existing.ids.insert(p.id);
+                self.existing.of_size += 1;
+                self.bar.set_position(self.existing.of_size as u64);
+                return Ok(true);
+            }
+        }
+        self.bar.set_message(format!(
+            "({} positions tried, {} over budget)",
+            self.stats.tried, self.stats.unproven
+        ));
+        Ok(false)
+    }
 }
 
 #[derive(Default)]

@@ -6,7 +6,7 @@ use anyhow::{Result, anyhow};
 use konane_core::{Color, Game, Record};
 use konane_engine::substream;
 
-use super::MatchConfig;
+use super::config::MatchConfig;
 use super::player::Player;
 use crate::stats::PairResult;
 

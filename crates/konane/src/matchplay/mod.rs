@@ -4,11 +4,15 @@
 //! A player is our engine (`level 6`, `time 300`, `depth 5`, `threads 2`, in any mix) or an
 //! external program that speaks the engine protocol (`cmd:./other-engine --flag`).
 
+mod config;
 mod external;
 mod game;
+mod internal;
+mod lineup;
 mod player;
 mod pool;
 mod report;
+mod result;
 mod spec;
 mod suite;
 
@@ -16,15 +20,16 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{Context, Result};
-use konane_core::{Opening, Size};
+use konane_core::Size;
 
+pub use config::MatchConfig;
 pub use pool::play_match;
+pub use result::MatchResult;
 pub use spec::PlayerSpec;
 pub use suite::{Openings, random_opening};
 
 use crate::args::{RuleArg, print_json, thread_count};
-use crate::stats::{PairCounts, Sprt, Verdict};
-use game::PairPlayed;
+use crate::stats::{Sprt, Verdict};
 
 /// Exit code of a match whose sequential test accepted H0 (rejected H1): the first
 /// player is not the stronger by `elo1`.
@@ -111,58 +116,6 @@ pub fn run(args: Args) -> Result<ExitCode> {
         (Some(_), None) => ExitCode::from(EXIT_UNDECIDED),
         _ => ExitCode::SUCCESS,
     })
-}
-
-/// The settings of a match.
-pub struct MatchConfig {
-    /// First player (Black in the first game of each pair).
-    pub a: PlayerSpec,
-    /// How `a` is named in the report.
-    pub a_name: String,
-    /// Second player.
-    pub b: PlayerSpec,
-    /// How `b` is named in the report.
-    pub b_name: String,
-    /// Games in all, an even number (with a sequential test, the most it may play).
-    pub games: usize,
-    /// Board size.
-    pub size: Size,
-    /// Opening rule.
-    pub opening: Opening,
-    /// Where each pair starts.
-    pub openings: Openings,
-    /// The sequential test that may end the match early.
-    pub sprt: Option<Sprt>,
-    /// Pairs played at once.
-    pub concurrency: usize,
-    /// Seed of the random openings and of the levels' choices.
-    pub seed: u64,
-    /// Arguments of `go` for external players.
-    pub go: String,
-    /// Where to write every game's record, if anywhere.
-    pub records: Option<std::path::PathBuf>,
-}
-
-/// What a match came to.
-pub struct MatchResult {
-    pairs: Vec<PairPlayed>,
-    verdict: Option<Verdict>,
-}
-
-impl MatchResult {
-    /// Pairs lost, split and won by the first player.
-    pub fn counts(&self) -> PairCounts {
-        let mut counts = PairCounts::default();
-        for p in &self.pairs {
-            counts.add(p.result());
-        }
-        counts
-    }
-
-    /// What the sequential test decided, if there was one and it did.
-    pub fn verdict(&self) -> Option<Verdict> {
-        self.verdict
-    }
 }
 
 /// Plays the match, writes the records if asked, and prints the result (as one JSON

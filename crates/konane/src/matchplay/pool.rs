@@ -6,9 +6,10 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use anyhow::{Result, bail};
 use indicatif::{ProgressBar, ProgressStyle};
 
+use super::config::MatchConfig;
 use super::game::{PairPlayed, play_pair};
-use super::player::make_player;
-use super::{MatchConfig, MatchResult};
+use super::lineup::make_player;
+use super::result::MatchResult;
 use crate::stats::{PairCounts, Verdict};
 
 /// The pairs finished so far, and how far the test has read them.

@@ -3,7 +3,8 @@
 
 use serde::Serialize;
 
-use super::{MatchConfig, MatchResult};
+use super::config::MatchConfig;
+use super::result::MatchResult;
 use crate::stats::{Verdict, elo};
 
 /// What a finished match came to, the first player's view (the `--json` document).
