@@ -1,21 +1,8 @@
 //! The `konane` binary, run as a user would run it.
 
-use std::process::{Command, Output};
-
-fn konane(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_konane"))
-        .args(args)
-        .output()
-        .expect("the konane binary runs")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+#[path = "common/run.rs"]
+mod run;
+use run::{konane, stderr, stdout};
 
 const START_8X8: &str = "bwbwbwbw/wbwbwbwb/bwbwbwbw/wbwbwbwb/bwbwbwbw/wbwbwbwb/bwbwbwbw/wbwbwbwb b";
 

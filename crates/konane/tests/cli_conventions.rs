@@ -4,24 +4,13 @@
 
 use std::io::{BufRead, BufReader};
 use std::net::{TcpListener, TcpStream};
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 
 use serde_json::Value;
 
-fn konane(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_konane"))
-        .args(args)
-        .output()
-        .expect("the konane binary runs")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+#[path = "common/run.rs"]
+mod run;
+use run::{konane, stderr, stdout};
 
 /// Runs a `--json` command, checks it succeeded, and parses its whole stdout as one
 /// document: any other text on stdout fails the parse.
