@@ -237,8 +237,9 @@ struct Plan {
 }
 
 impl CreateRequest {
-    /// The request's values checked against the rules that need no store.
-    fn plan(&self, logged_in: bool) -> Result<Plan, ApiError> {
+    /// The board a request asks for, and whether it may be rated: the first checks, before
+    /// the challenge's player is looked up.
+    fn board(&self, logged_in: bool) -> Result<(Size, Opening), ApiError> {
         if self.rated {
             if !logged_in {
                 return Err(ApiError::LoginRequired);
@@ -250,8 +251,15 @@ impl CreateRequest {
                 ));
             }
         }
-        let size = parse_size(self.size.as_deref())?;
-        let opening = parse_opening(self.opening.as_deref())?;
+        Ok((
+            parse_size(self.size.as_deref())?,
+            parse_opening(self.opening.as_deref())?,
+        ))
+    }
+
+    /// The rest of the request's values on `size` and `opening`, checked against the rules
+    /// that need no store.
+    fn plan(&self, size: Size, opening: Opening) -> Result<Plan, ApiError> {
         let level = self
             .level
             .map(Level::new)
@@ -279,12 +287,6 @@ impl CreateRequest {
                 ));
             }
         };
-        if self.mode == Mode::Engine && creator.is_none() && size.squares() > MAX_SELF_PLAY_SQUARES
-        {
-            return Err(ApiError::BadRequest(format!(
-                "{size}: the engine plays itself on boards of up to {MAX_SELF_PLAY_SQUARES} squares"
-            )));
-        }
         Ok(Plan {
             mode: self.mode,
             size,
@@ -316,13 +318,20 @@ pub async fn create(
     account: Option<Account>,
     req: &CreateRequest,
 ) -> Result<Created, ApiError> {
-    let plan = req.plan(account.is_some())?;
+    // The checks in the order a request has always been told them.
+    let (size, opening) = req.board(account.is_some())?;
     let challenge = match req.challenge.as_deref() {
-        Some(name) => Some(challenge_to(state, account.as_ref(), plan.mode, name).await?),
+        Some(name) => Some(challenge_to(state, account.as_ref(), req.mode, name).await?),
         None => None,
     };
+    let plan = req.plan(size, opening)?;
     if plan.mode == Mode::Engine {
         engine_ready(state, plan.engine_host)?;
+        if plan.creator.is_none() && size.squares() > MAX_SELF_PLAY_SQUARES {
+            return Err(ApiError::BadRequest(format!(
+                "{size}: the engine plays itself on boards of up to {MAX_SELF_PLAY_SQUARES} squares"
+            )));
+        }
     }
     // Held until the game is stored, so one client's two requests cannot both pass.
     let mut self_play = match (plan.mode, plan.creator) {
