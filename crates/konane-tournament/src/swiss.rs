@@ -58,9 +58,9 @@ pub struct SwissEntrant {
 }
 
 /// Positions one search may visit.
-const NODE_BUDGET: u64 = 200_000;
+const NODE_BUDGET: u64 = 50_000;
 /// Positions one round's searches may visit in all before taking whatever pairs.
-const ROUND_BUDGET: u64 = 3_000_000;
+const ROUND_BUDGET: u64 = 1_000_000;
 /// Rules broken, tried in turn before allowing any number.
 const ALLOWANCES: [usize; 4] = [0, 1, 2, 3];
 
@@ -313,7 +313,9 @@ impl<'f> Search<'f> {
         }
         self.nodes += 1;
         let Some(i) = (0..self.field.players.len()).find(|&i| is_set(&self.free, i)) else {
-            self.best = Some((cost, self.stack.clone()));
+            if self.best.as_ref().is_none_or(|(b, _)| cost < *b) {
+                self.best = Some((cost, self.stack.clone()));
+            }
             return;
         };
         let bound = (cost.0, cost.1 + self.field.parity_bound(&self.free));
