@@ -143,18 +143,21 @@ fn best_matching(ranked: &[&ArenaCandidate], start: usize, end: usize) -> Vec<Op
     }
 }
 
+/// Rematches, then summed distance in the ranking.
+type WindowCost = (usize, usize);
+
 /// The exhaustive search of one window: `slots[i - start]` is None while rank `i` is free.
 struct WindowSearch<'a> {
     ranked: &'a [&'a ArenaCandidate],
     start: usize,
     end: usize,
     slots: Vec<Option<Option<usize>>>,
-    best: Option<((usize, usize), Vec<Option<usize>>)>,
+    best: Option<(WindowCost, Vec<Option<usize>>)>,
 }
 
 impl WindowSearch<'_> {
     /// Places the highest free rank every way, given the cost so far (rematches, distance).
-    fn extend(&mut self, cost: (usize, usize), may_wait: bool) {
+    fn extend(&mut self, cost: WindowCost, may_wait: bool) {
         if self.best.as_ref().is_some_and(|(best, _)| *best <= cost) {
             return;
         }

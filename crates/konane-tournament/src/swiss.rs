@@ -403,7 +403,7 @@ fn colours(history: &History, higher: usize, lower: usize, board: usize) -> (usi
     match (history.preference(higher), history.preference(lower)) {
         (None, None) => gets(
             higher,
-            if board % 2 == 0 {
+            if board.is_multiple_of(2) {
                 Color::Black
             } else {
                 Color::White
