@@ -68,6 +68,8 @@ const ALLOWANCES: [usize; 4] = [0, 1, 2, 3];
 /// (all finished). Documented simplification of FIDE Dutch (write the doc at the top of
 /// swiss.rs: score groups, top half vs bottom half, floaters, how repeats and colour rules are
 /// resolved — by backtracking within a group then floating down).
+/// Games and byes of round `round` or later, and any naming a player outside the entrants,
+/// are ignored; an unfinished game counts as met but scores nothing.
 pub fn pair_swiss(entrants: &[SwissEntrant], played: &[Played], byes: &[Bye], round: u32) -> Round {
     let history = History::new(entrants.len(), played, byes, round);
     let mut ranking: Vec<usize> = (0..entrants.len())
