@@ -458,3 +458,159 @@ async fn an_arena_pairs_free_players_and_scores_streaks() {
     assert_eq!(t["status"], "finished", "{t:#}");
     assert_eq!(t["podium"][0], "Ana");
 }
+
+/// The tournament's socket sends the whole view on open and again after each change: a
+/// join, the start, the pairing, with the socket's player's own game in `me`.
+#[tokio::test]
+async fn the_socket_brings_every_change_and_the_players_own_game() {
+    use futures_util::StreamExt;
+    use tokio_tungstenite::tungstenite::{Message, client::IntoClientRequest};
+    let s = quick().await;
+    let mut ps = players(&s, &["Ana", "Kai"]).await;
+    let t = create(
+        &s,
+        &mut ps[0],
+        json!({"kind": "arena", "name": "Live", "clock": {"minutes": 3},
+        "minutes": 10, "starts_in_s": 3600}),
+    )
+    .await;
+    let id = t["id"].as_str().unwrap().to_string();
+    let mut request = format!(
+        "{}/api/tournaments/{id}/ws",
+        s.base.replace("http://", "ws://")
+    )
+    .into_client_request()
+    .unwrap();
+    let cookie = ps[1].cookie.clone().unwrap();
+    request
+        .headers_mut()
+        .insert("cookie", cookie.parse().unwrap());
+    let (mut ws, _) = tokio_tungstenite::connect_async(request)
+        .await
+        .expect("connects");
+    let mut next = async || loop {
+        let msg = tokio::time::timeout(Duration::from_secs(10), ws.next())
+            .await
+            .expect("a message in time")
+            .expect("open")
+            .expect("a message");
+        if let Message::Text(text) = msg {
+            let v: Value = serde_json::from_str(text.as_str()).unwrap();
+            assert_eq!(v["type"], "tournament");
+            return v["tournament"].clone();
+        }
+    };
+    let first = next().await;
+    assert_eq!(
+        (first["players"].as_i64(), first["me"].is_null()),
+        (Some(1), true),
+        "{first}"
+    );
+    let (status, _) = act(&s, &mut ps[1], &id, "join", json!({})).await;
+    assert_eq!(status, StatusCode::OK);
+    let joined = next().await;
+    assert_eq!(joined["players"], 2);
+    assert_eq!(
+        joined["me"]["joined"], true,
+        "the view is the socket's player's"
+    );
+    act(&s, &mut ps[0], &id, "start", json!({})).await;
+    let mut view = next().await;
+    while view["me"]["game"].is_null() {
+        view = next().await;
+    }
+    let game = view["me"]["game"].as_str().unwrap();
+    assert_eq!(view["games"][0]["id"], game);
+    assert_eq!(view["status"], "started");
+}
+
+/// A player whose clock runs out twice in a row without a move is paused, as on lichess,
+/// and comes back by asking; the opponent who moved is not.
+#[tokio::test]
+async fn two_games_missed_in_a_row_pause_the_absent_player() {
+    let s = quick().await;
+    let mut ps = players(&s, &["Ana", "Kai"]).await;
+    // 1.2 seconds a game: an absent player's flag falls at once.
+    let t = create(
+        &s,
+        &mut ps[0],
+        json!({"kind": "arena", "name": "Absent", "clock": {"minutes": 0.02},
+        "minutes": 10, "starts_in_s": 3600}),
+    )
+    .await;
+    let id = t["id"].as_str().unwrap().to_string();
+    act(&s, &mut ps[1], &id, "join", json!({})).await;
+    act(&s, &mut ps[0], &id, "start", json!({})).await;
+    let finished = |t: &Value| {
+        t["games"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|g| g["status"] == "finished")
+            .count()
+    };
+    for game in 1..=2 {
+        let t = until(&s, &id, 10, |t| {
+            t["games"].as_array().unwrap().len() == game
+        })
+        .await;
+        let g = &t["games"][0];
+        // Ana moves whenever it is her turn; Kai never does.
+        if g["black"] == "Ana" {
+            let gid = g["id"].as_str().unwrap();
+            let token = common::tournaments::seat_token(&s, &mut ps[0], gid).await;
+            let state = s.get(gid).await;
+            let (status, moved) = s
+                .play(gid, Some(&token), &common::first_legal(&state), 0)
+                .await;
+            assert_eq!(status, StatusCode::OK, "{moved}");
+        }
+        let gid = g["id"].clone();
+        let t = until(&s, &id, 10, |t| finished(t) == game).await;
+        let g = t["games"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|x| x["id"] == gid)
+            .unwrap();
+        let ana = if g["black"] == "Ana" {
+            "black"
+        } else {
+            "white"
+        };
+        assert_eq!(g["winner"], ana, "{t:#}");
+    }
+    let t = until(&s, &id, 10, |t| {
+        t["standings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|l| l["paused"] == true)
+    })
+    .await;
+    let line = |name: &str| {
+        t["standings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|l| l["name"] == name)
+            .cloned()
+            .unwrap()
+    };
+    assert_eq!(
+        (
+            line("Kai")["paused"].as_bool(),
+            line("Ana")["paused"].as_bool()
+        ),
+        (Some(true), Some(false))
+    );
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(
+        show(&s, &id).await["games"].as_array().unwrap().len(),
+        2,
+        "a paused player is not paired"
+    );
+    let (_, back) = act(&s, &mut ps[1], &id, "pause", json!({})).await;
+    assert_eq!(back["me"]["paused"], false);
+    until(&s, &id, 10, |t| t["games"].as_array().unwrap().len() == 3).await;
+}
