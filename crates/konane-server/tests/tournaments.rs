@@ -530,11 +530,11 @@ async fn the_socket_brings_every_change_and_the_players_own_game() {
 async fn two_games_missed_in_a_row_pause_the_absent_player() {
     let s = quick().await;
     let mut ps = players(&s, &["Ana", "Kai"]).await;
-    // 1.2 seconds a game: an absent player's flag falls at once.
+    // 3 seconds a game: an absent player's flag falls soon.
     let t = create(
         &s,
         &mut ps[0],
-        json!({"kind": "arena", "name": "Absent", "clock": {"minutes": 0.02},
+        json!({"kind": "arena", "name": "Absent", "clock": {"minutes": 0.05},
         "minutes": 10, "starts_in_s": 3600}),
     )
     .await;

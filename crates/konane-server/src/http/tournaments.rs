@@ -17,13 +17,16 @@ use crate::error::ApiError;
 use crate::games::create::random_id;
 use crate::http::extract::{ApiJson, LoggedIn, Viewer};
 use crate::http::middleware::socket_cap;
-use crate::http::views::{TournamentList, TournamentSummary, TournamentView};
+use crate::http::views::{
+    TournamentList, TournamentShown, TournamentSummary, TournamentView, part_of,
+};
 use crate::state::Shared;
 use crate::store::accounts::Account;
 use crate::time::now_ms;
 use crate::tournaments::errors::TournamentError;
 use crate::tournaments::model::{EntryStatus, Format, Phase, Tournament};
 use crate::tournaments::request::CreateTournament;
+use crate::tournaments::watch::Page;
 
 /// Most tournaments not yet over that one account may have created.
 pub const MAX_CREATED: usize = 3;
@@ -280,16 +283,12 @@ async fn serve(socket: WebSocket, state: Shared, id: String, me: Option<String>)
     loop {
         if send_now {
             send_now = false;
-            let Ok(view) = view_of(&state, &id, me.as_deref()).await else {
+            let wanted = *versions.borrow_and_update();
+            let Ok(message) = socket_message(&state, &id, wanted, me.as_deref()).await else {
                 let _ = tx.send(Message::Close(None)).await;
                 return;
             };
-            let message = serde_json::json!({"type": "tournament", "tournament": view});
-            if tx
-                .send(Message::Text(message.to_string().into()))
-                .await
-                .is_err()
-            {
+            if tx.send(Message::Text(message.into())).await.is_err() {
                 return;
             }
             tokio::time::sleep(std::time::Duration::from_millis(SOCKET_PACE_MS)).await;
@@ -307,7 +306,6 @@ async fn serve(socket: WebSocket, state: Shared, id: String, me: Option<String>)
                 if change.is_err() {
                     return;
                 }
-                versions.borrow_and_update();
                 send_now = true;
             },
             incoming = rx.next() => match incoming {
@@ -316,6 +314,44 @@ async fn serve(socket: WebSocket, state: Shared, id: String, me: Option<String>)
             },
         }
     }
+}
+
+/// A socket's message: the page of the tournament at `version` or later (read once for
+/// all its pages here), with the server's time and the part of `me`.
+async fn socket_message(
+    state: &Shared,
+    id: &str,
+    version: i64,
+    me: Option<&str>,
+) -> Result<String, ApiError> {
+    let page = match state.tournaments.page(id, version) {
+        Some(page) => page,
+        None => {
+            let loaded = state
+                .load_tournament(id)
+                .await?
+                .ok_or_else(|| ApiError::Missing(format!("tournament {id}")))?;
+            let shown = TournamentShown::of(&loaded, state.next_round_at(&loaded));
+            let json = serde_json::to_string(&shown)
+                .map_err(|e| ApiError::Internal(format!("a tournament's view: {e}")))?;
+            let page = Page {
+                version: loaded.tournament.version,
+                shown: Arc::from(json),
+                loaded: Arc::new(loaded),
+            };
+            state.tournaments.keep(id, page.clone());
+            page
+        }
+    };
+    let part = me.and_then(|account| part_of(&page.loaded, account));
+    let part = serde_json::to_string(&part)
+        .map_err(|e| ApiError::Internal(format!("a player's part: {e}")))?;
+    // The view's own JSON, its closing brace replaced by the fields of this socket alone.
+    let shown = page.shown.strip_suffix('}').unwrap_or(&page.shown);
+    Ok(format!(
+        r#"{{"type":"tournament","tournament":{shown},"now":{},"me":{part}}}}}"#,
+        now_ms()
+    ))
 }
 
 /// The tournament `id`, or 404.

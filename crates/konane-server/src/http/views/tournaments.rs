@@ -205,14 +205,12 @@ pub struct MeView {
     pub creator: bool,
 }
 
-/// `GET /api/tournaments/{id}`, and each message of its socket.
+/// What every viewer of a tournament sees alike.
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
-pub struct TournamentView {
+pub struct TournamentShown {
     /// Everything the list says.
     #[serde(flatten)]
     pub summary: TournamentSummary,
-    /// The server's time (Unix ms), for countdowns.
-    pub now: i64,
     /// Rounds (arena: waves) paired so far.
     pub round: u32,
     /// When the next round is paired, once the round before is over.
@@ -227,10 +225,21 @@ pub struct TournamentView {
     pub byes: Vec<ByeView>,
     /// The first three, once over.
     pub podium: Vec<String>,
-    /// The viewer's part, when logged in.
-    pub me: Option<MeView>,
     /// Changes seen so far.
     pub version: i64,
+}
+
+/// `GET /api/tournaments/{id}`, and each message of its socket: what everyone sees, the
+/// server's time and the viewer's part.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+pub struct TournamentView {
+    /// What everyone sees.
+    #[serde(flatten)]
+    pub shown: TournamentShown,
+    /// The server's time (Unix ms), for countdowns.
+    pub now: i64,
+    /// The viewer's part, when logged in and playing (or the creator).
+    pub me: Option<MeView>,
 }
 
 /// Most games a tournament's view lists.
@@ -244,6 +253,17 @@ impl TournamentView {
         next_round_at: Option<i64>,
         now: i64,
     ) -> TournamentView {
+        TournamentView {
+            shown: TournamentShown::of(l, next_round_at),
+            now,
+            me: viewer.and_then(|account| part_of(l, account)),
+        }
+    }
+}
+
+impl TournamentShown {
+    /// What everyone sees of a loaded tournament.
+    pub fn of(l: &Loaded, next_round_at: Option<i64>) -> TournamentShown {
         let t = &l.tournament;
         let seated = l.entrants.iter().filter(|e| e.seat.is_some()).count();
         let rounds = match t.settings.format {
@@ -267,9 +287,8 @@ impl TournamentView {
             .take(3)
             .map(|s| s.name.clone())
             .collect();
-        TournamentView {
+        TournamentShown {
             summary: TournamentSummary::of(t, players, rounds, winner),
-            now,
             round: t.round,
             next_round_at,
             created_by: t.settings.creator_name.clone(),
@@ -284,7 +303,6 @@ impl TournamentView {
                     name: name_of(l, &b.account),
                 })
                 .collect(),
-            me: viewer.and_then(|account| me(l, account)),
             version: t.version,
         }
     }
@@ -356,7 +374,7 @@ fn games(l: &Loaded) -> Vec<TournamentGameView> {
 }
 
 /// The part of `account` (none when it neither plays nor created the tournament).
-fn me(l: &Loaded, account: &str) -> Option<MeView> {
+pub fn part_of(l: &Loaded, account: &str) -> Option<MeView> {
     let e = l.entrants.iter().find(|e| e.account == account);
     let creator = l.tournament.created_by.as_deref() == Some(account);
     (e.is_some() || creator).then(|| MeView {
