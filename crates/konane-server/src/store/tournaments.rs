@@ -238,7 +238,8 @@ impl Store {
     }
 
     /// Enters `account` (or brings it back, active) while the tournament takes players:
-    /// not finished, and an arena or no round paired yet. False when it takes nobody.
+    /// before its start, and after it an arena until its end, a Swiss until round 1 is
+    /// paired (a round robin's table is fixed at the start). False when it takes nobody.
     pub async fn enter(
         &self,
         id: &str,
@@ -249,8 +250,8 @@ impl Store {
     ) -> Result<bool, StoreError> {
         let mut tx = self.pool().begin().await?;
         let open = sqlx::query(
-            "UPDATE tournaments SET version = version + 1 WHERE id = $1 AND status <> 'finished' \
-             AND (kind = 'arena' OR round = 0)",
+            "UPDATE tournaments SET version = version + 1 WHERE id = $1 AND (status = 'created' \
+             OR (status = 'started' AND (kind = 'arena' OR (kind = 'swiss' AND round = 0))))",
         )
         .bind(id)
         .execute(&mut *tx)

@@ -236,13 +236,15 @@ impl Tournament {
         self.settings.rated && self.category().is_some()
     }
 
-    /// Whether it takes new players now: any time before its end for an arena; before the
-    /// first round is paired for the others.
+    /// Whether it takes new players now: before its start; after it an arena until its
+    /// end and a Swiss until round 1 is paired (a round robin's table is fixed at the start).
     pub fn open_for_entry(&self) -> bool {
-        match self.phase {
-            Phase::Finished => false,
-            Phase::Created => true,
-            Phase::Started => !self.settings.format.in_rounds() || self.round == 0,
+        match (self.phase, self.settings.format) {
+            (Phase::Finished, _) => false,
+            (Phase::Created, _) => true,
+            (Phase::Started, Format::Arena { .. }) => true,
+            (Phase::Started, Format::Swiss { .. }) => self.round == 0,
+            (Phase::Started, Format::RoundRobin { .. }) => false,
         }
     }
 

@@ -101,6 +101,13 @@ impl CreateTournament {
             .map_err(|e: konane_core::OpeningError| {
                 TournamentError::bad("opening", e.to_string())
             })?;
+        let standard = size.rows() == 8 && size.cols() == 8 && opening == Opening::CenterOrCorner;
+        if self.rated && !standard {
+            return Err(TournamentError::bad(
+                "rated",
+                "rated tournaments are played on 8x8 with the center-or-corner opening",
+            ));
+        }
         let starts_in_s = self.starts_in_s.unwrap_or(300);
         if !(0..=MAX_STARTS_IN_S).contains(&starts_in_s) {
             return Err(TournamentError::bad(
