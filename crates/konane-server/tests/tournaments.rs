@@ -262,6 +262,10 @@ async fn a_swiss_of_five_plays_three_rounds_to_its_podium() {
             assert_eq!(game["tournament"]["id"], id.as_str());
             assert_eq!(game["rated"], true);
         }
+        assert!(
+            t["next_round_at"].is_null(),
+            "no next round while this one is played: {t:#}"
+        );
         let byes: Vec<&Value> = t["byes"]
             .as_array()
             .unwrap()
@@ -342,8 +346,23 @@ async fn a_swiss_of_five_plays_three_rounds_to_its_podium() {
     }
     // Rated: the winner's rating moved, and the trophy is on the profile.
     let winner = t["podium"][0].as_str().unwrap();
-    let (_, profile) = s.json(&format!("/api/players/{winner}")).await;
+    let (status, profile) = s.json(&format!("/api/players/{winner}")).await;
+    assert_eq!(status, StatusCode::OK, "{profile}");
     assert_ne!(profile["ratings"]["blitz"]["rating"], 1500, "{profile}");
+    assert!(
+        profile["ratings"]["blitz"]["rating"].is_number(),
+        "{profile}"
+    );
+    let trophy = &profile["tournaments"][0];
+    assert_eq!(
+        (
+            trophy["id"].as_str(),
+            trophy["rank"].as_u64(),
+            trophy["players"].as_u64()
+        ),
+        (Some(id.as_str()), Some(1), Some(5)),
+        "{profile}"
+    );
     let (_, list) = s.json("/api/tournaments").await;
     let finished = list["finished"].as_array().unwrap();
     assert_eq!(finished[0]["id"], id.as_str());

@@ -456,8 +456,14 @@ impl Store {
         account: &str,
         limit: i64,
     ) -> Result<Vec<Played>, StoreError> {
+        // Both tables have a status: the tournament's columns are named by their table.
+        let columns = COLUMNS
+            .split(", ")
+            .map(|c| format!("t.{c}"))
+            .collect::<Vec<_>>()
+            .join(", ");
         let rows = sqlx::query(sqlx::AssertSqlSafe(format!(
-            "SELECT {COLUMNS}, p.place AS place, (SELECT COUNT(*) FROM tournament_players q \
+            "SELECT {columns}, p.place AS place, (SELECT COUNT(*) FROM tournament_players q \
              WHERE q.tournament_id = t.id) AS players FROM tournament_players p \
              JOIN tournaments t ON t.id = p.tournament_id \
              WHERE p.account_id = $1 AND p.place IS NOT NULL ORDER BY t.finished_at DESC LIMIT $2"

@@ -284,20 +284,19 @@ impl AppState {
     }
 
     /// When the next round of a round-based tournament may be paired: a pause after the
-    /// last game of the round before ended (none before the first round).
+    /// last game of the round before ended (none before the first round, while a game of
+    /// the round is played, and once it is over).
     pub fn next_round_at(&self, l: &Loaded) -> Option<i64> {
         let t = &l.tournament;
-        if t.round == 0 || !t.settings.format.in_rounds() {
+        if t.round == 0 || !t.settings.format.in_rounds() || t.phase != Phase::Started {
             return None;
         }
-        let last = l
-            .games
-            .iter()
-            .filter(|g| g.round == t.round)
-            .map(|g| g.ended_at.unwrap_or(i64::MAX))
-            .max()
-            .unwrap_or(t.starts_at);
-        Some(last.saturating_add(self.timing.round_pause_ms))
+        let round: Vec<&crate::tournaments::model::TourGame> =
+            l.games.iter().filter(|g| g.round == t.round).collect();
+        // Not while a game of the round is being played.
+        let ends: Option<Vec<i64>> = round.iter().map(|g| g.ended_at).collect();
+        let last = ends?.into_iter().max().unwrap_or(t.starts_at);
+        Some(last + self.timing.round_pause_ms)
     }
 
     /// Creates and stores the games of `pairs` (entrant indices, Black first) and the
