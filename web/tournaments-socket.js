@@ -96,6 +96,8 @@ export function live(id, onState, onLink) {
   return () => {
     closed = true;
     clearTimeout(retry);
-    socket?.close();
+    // Closing a socket still connecting logs an error in the browser: it closes once open.
+    if (socket?.readyState === WebSocket.CONNECTING) socket.onopen = () => socket.close();
+    else socket?.close();
   };
 }

@@ -133,7 +133,8 @@ export function createForm() {
     let first = null;
     for (const [name, words] of Object.entries(errors)) {
       const slot = form.querySelector(`[data-field-error='${name === "minutes" ? "minutes-arena" : name}']`);
-      if (!slot) continue;
+      // A field of another kind is hidden: its refusal reads under the button instead.
+      if (!slot || slot.closest("[hidden]")) continue;
       slot.textContent = words;
       const input = slot.closest("[data-field-wrap]")?.querySelector("input, select");
       input?.setAttribute("aria-invalid", "true");
@@ -270,7 +271,7 @@ export class TournamentView {
       ? h("p", { class: "notice your-game" }, h("a", { href: `/game/${tour.me.game}`, class: "button primary", "data-my-game": tour.me.game }, t("tournament.your-game")))
       : "";
     this.body.replaceChildren(podium(tour), playing,
-      h("section", { "aria-labelledby": "standings-title", class: "tour-standings" }, h("h2", { id: "standings-title" }, t("tournament.standings")), standingsTable(tour, me)),
+      h("div", { class: "tour-standings" }, h("h2", { id: "standings-title" }, t("tournament.standings")), standingsTable(tour, me)),
       gamesSection(tour));
   }
 

@@ -60,7 +60,7 @@ export async function tournamentsScreen(app, go) {
       }
     } catch (e) {
       shown = null;
-      for (const slot of Object.values(page.slots)) slot.replaceChildren(h("li", { role: "alert" }, state.refusalText(e)));
+      for (const slot of Object.values(page.slots)) slot.replaceChildren(h("li", { class: "muted" }, state.refusalText(e)));
     }
   };
   await refresh();
@@ -99,6 +99,8 @@ export async function tournamentScreen(app, id, go) {
   let tour = null;
   let offset = 0;
   let stopped = false;
+  // Set when the player's game is being opened: the screen is going away.
+  let leaving = false;
   let seen = seenGames(id);
   const show = (next) => {
     if (stopped || !next) return;
@@ -110,6 +112,7 @@ export async function tournamentScreen(app, id, go) {
     const own = state.ownNewGame(seen, next);
     if (own.seen !== seen) keepSeen(id, (seen = own.seen));
     if (own.open) {
+      leaving = true;
       sound(2);
       go(`/game/${own.open}`);
     }
@@ -136,6 +139,7 @@ export async function tournamentScreen(app, id, go) {
       h("p", {}, h("a", { href: "/tournaments" }, t("tournament.all")))));
     return null;
   }
+  if (leaving) return null;
   const close = live(id, show, (up) => view.linked(up));
   const ticker = setInterval(() => tour && view.tick(tour, Date.now() + offset), TICK_MS);
   return () => {
