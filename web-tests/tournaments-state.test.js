@@ -173,7 +173,11 @@ describe("the creation form", () => {
   });
   test("refuses, by field, what cannot be right", () => {
     assert.deepEqual(state.checkForm({ ...values, name: " " }).errors, { name: "tournament.bad.name" });
-    assert.deepEqual(state.checkForm({ ...values, minutes: "0", increment: "0" }).errors, { clock: "tournament.bad.clock" });
+    assert.deepEqual(state.checkForm({ ...values, name: "x".repeat(61) }).errors, { name: "tournament.bad.name" });
+    assert.deepEqual(state.checkForm({ ...values, minutes: "0", increment: "2" }).errors, { clock: "tournament.bad.clock" });
+    assert.deepEqual(state.checkForm({ ...values, increment: "61" }).errors, { clock: "tournament.bad.clock" });
+    assert.deepEqual(state.checkForm({ ...values, size: "6x6" }).errors, { rated: "tournament.bad.rated" });
+    assert.equal(state.checkForm({ ...values, size: "6x6", rated: false }).errors, undefined, "a casual event on any board");
     assert.deepEqual(state.checkForm({ ...values, minutes: "2.5" }).errors, { clock: "tournament.bad.clock" });
     assert.deepEqual(state.checkForm({ ...values, arenaMinutes: "5" }).errors, { minutes: "tournament.bad.minutes" });
     assert.deepEqual(state.checkForm({ ...values, kind: "swiss", rounds: "16" }).errors, { rounds: "tournament.bad.rounds" });
@@ -183,7 +187,8 @@ describe("the creation form", () => {
   test("words the server's refusals by their code, else by their field", () => {
     assert.equal(state.refusalText({ code: "login_required" }), "Log in or register to take part in tournaments.");
     assert.equal(state.refusalText({ code: "entry_code", field: "entry_code" }), "That entry code is not right.");
-    assert.equal(state.refusalText({ code: "bad_value", field: "rounds" }), "A Swiss has 1 to 15 rounds.");
+    assert.equal(state.refusalText({ code: "bad_field", field: "rounds" }), "A Swiss has 1 to 15 rounds.");
+    assert.equal(state.refusalText({ code: "bad_field", field: "min_rating" }), "That value is not allowed.", "a field the page has no words of");
     assert.equal(state.refusalText({ code: "bad_request", field: "clock.minutes" }), "The clock needs whole minutes and seconds, not both zero.");
     assert.equal(state.refusalText({ code: "too_many_requests" }), "Too many requests: slow down a little.");
     assert.equal(state.refusalText({ code: "what_is_this" }), "Something went wrong on the server.");

@@ -167,11 +167,13 @@ const within = (n, lo, hi) => Number.isInteger(n) && n >= lo && n <= hi;
 export function checkForm(values) {
   const errors = {};
   const name = String(values.name ?? "").trim();
-  if (name.length < 2 || name.length > 60) errors.name = "tournament.bad.name";
+  if (name.length < 1 || [...name].length > 60) errors.name = "tournament.bad.name";
   if (!KINDS.includes(values.kind)) errors.kind = "tournament.bad.kind";
   const minutes = whole(values.minutes);
   const increment = whole(values.increment);
-  if (!within(minutes, 0, 180) || !within(increment, 0, 180) || minutes + increment === 0) errors.clock = "tournament.bad.clock";
+  if (!within(minutes, 1, 180) || !within(increment, 0, 60)) errors.clock = "tournament.bad.clock";
+  // The ratings compare like with like: rated events are played on the standard board.
+  if (values.rated && (values.size !== "8x8" || values.opening !== "center-or-corner")) errors.rated = "tournament.bad.rated";
   const startsIn = whole(values.startsIn);
   if (!within(startsIn, 0, 7 * 24 * 60)) errors.starts_in_s = "tournament.bad.starts_in_s";
   const body = {
@@ -195,12 +197,15 @@ export function checkForm(values) {
 /** The form field a server's `field` names (the clock's parts are one field on the page). */
 export const formField = (field) => (field?.startsWith("clock") ? "clock" : field ?? null);
 
+/** The codes that only say a value was refused: the field it names says more. */
+const GENERIC = ["bad_field", "bad_request"];
+
 /** A refusal from the server (`{code, field}`) in words: the tournament's own wording of
  * the code, else the site's, else what the field needs, else the server's failure. */
 export function refusalText(e) {
   const field = formField(e.field);
   if (e.code && has(`tournament.error.${e.code}`)) return t(`tournament.error.${e.code}`);
-  if (e.code && has(`error.${e.code}`) && e.code !== "bad_request") return t(`error.${e.code}`);
+  if (e.code && has(`error.${e.code}`) && !GENERIC.includes(e.code)) return t(`error.${e.code}`);
   if (field && has(`tournament.bad.${field}`)) return t(`tournament.bad.${field}`);
   return t(e.code && has(`error.${e.code}`) ? `error.${e.code}` : "error.internal");
 }

@@ -90,8 +90,8 @@ export function createForm() {
   const number = (name, value, min, max) => ({ type: "number", inputmode: "numeric", min, max, value, "aria-describedby": "tour-clock-error", "data-field": name });
   const clock = h("fieldset", { class: "tour-clock", "data-field-wrap": "clock" },
     h("legend", {}, t("tournament.form.clock")),
-    h("label", {}, t("tournament.form.minutes"), " ", h("input", { ...number("minutes", d.minutes, 0, 180), name: "minutes" })),
-    h("label", {}, t("tournament.form.increment"), " ", h("input", { ...number("increment", d.increment, 0, 180), name: "increment" })),
+    h("label", {}, t("tournament.form.minutes"), " ", h("input", { ...number("minutes", d.minutes, 1, 180), name: "minutes" })),
+    h("label", {}, t("tournament.form.increment"), " ", h("input", { ...number("increment", d.increment, 0, 60), name: "increment" })),
     clockError);
   const sizes = sizeChoices("").slice(1);
   const openings = [["center-or-corner", t("opening.center-or-corner")], ["center", t("opening.center")]];
@@ -107,7 +107,9 @@ export function createForm() {
     kinds, clock,
     field("size", t("start.size"), { tag: "select", options: sizes.map((s) => option(s, d.size)) }),
     field("opening", t("start.opening"), { tag: "select", options: openings.map((o) => option(o, d.opening)) }),
-    h("label", { class: "check" }, h("input", { type: "checkbox", name: "rated", "data-field": "rated", checked: d.rated }), t("tournament.form.rated")),
+    h("div", { "data-field-wrap": "rated" },
+      h("label", { class: "check" }, h("input", { type: "checkbox", name: "rated", "data-field": "rated", checked: d.rated, "aria-describedby": "tour-rated-error" }), t("tournament.form.rated")),
+      h("span", { class: "field-error", id: "tour-rated-error", "data-field-error": "rated" })),
     field("starts_in_s", t("tournament.form.starts-in"), { type: "number", inputmode: "numeric", min: 0, value: d.startsIn }),
     perKind.arena, perKind.swiss, perKind["round-robin"],
     field("entry_code", t("tournament.form.entry-code"), { type: "text", maxlength: 40, autocomplete: "off" }, t("tournament.form.entry-code-help")),
