@@ -63,6 +63,7 @@ export class GameView {
     this.moveList = new MoveList((ply) => on.onPick(ply));
     this.end = h("div", { class: "end", "data-end": "", hidden: true });
     this.link = h("p", { class: "link", "data-link": "", role: "status" });
+    this.tournament = h("p", { class: "in-tournament", "data-in-tournament": "", hidden: true });
     this.command = h("input", { type: "text", id: `command-${id}`, "data-command": "", autocomplete: "off", spellcheck: "false", placeholder: "c4-e4", "aria-describedby": "command-help" });
     this.commandForm = h("form", { class: "command", id: "command-form", hidden: true, onsubmit: (e) => { e.preventDefault(); on.onTyped(this.command.value); } },
       h("label", { for: `command-${id}` }, t("game.command")), this.command,
@@ -90,7 +91,7 @@ export class GameView {
       h("a", { href: `/api/games/${id}/record`, download: `konane-${id}.txt`, class: "button", "data-act": "download" }, t("act.download")));
     app.replaceChildren(h("div", { class: "game" },
       h("div", { class: "board-wrap" }, this.strips.top.el, this.host, this.strips.bottom.el),
-      h("aside", { class: "panel" }, this.status, this.youPlay, this.notice, this.confirmBox, this.invite, this.end, this.moveList.el, nav, this.commandForm, this.actions, this.link)));
+      h("aside", { class: "panel" }, this.tournament, this.status, this.youPlay, this.notice, this.confirmBox, this.invite, this.end, this.moveList.el, nav, this.commandForm, this.actions, this.link)));
     this.board = new Board(this.host, { onSquare: on.onSquare, onDrop: on.onDrop, onEscape: on.onEscape });
   }
 
@@ -158,6 +159,7 @@ export class GameView {
     this.youPlay.hidden = !you.text;
     this.youPlay.textContent = you.text;
     this.youPlay.dataset.youPlay = you.role;
+    this.drawTournament(game.tournament);
     this.drawInvite(s);
     this.drawEnd(s);
     this.drawQuestion(s.asking);
@@ -197,6 +199,14 @@ export class GameView {
       h("div", { class: "confirm-buttons", role: "group", "aria-labelledby": "confirm-question" },
         button(t(`confirm.${what}-yes`), { class: "primary", "data-confirm-yes": "" }, () => this.on.onAnswer(true)),
         button(t("confirm.no"), { "data-confirm-no": "" }, () => this.on.onAnswer(false))));
+  }
+
+  /** The tournament the game belongs to, linked (drawn once). */
+  drawTournament(tournament) {
+    this.tournament.hidden = !tournament;
+    if (!tournament || this.tournament.dataset.inTournament === tournament.id) return;
+    this.tournament.dataset.inTournament = tournament.id;
+    this.tournament.replaceChildren(h("a", { href: `/tournaments/${tournament.id}` }, t("game.in-tournament", { name: tournament.name })));
   }
 
   drawInvite(s) {
@@ -239,7 +249,10 @@ export class GameView {
     const you = me ? t(me === game.result.winner ? "end.you-win" : "end.you-lose") : endText(game.result);
     const detail = `${me ? `${endText(game.result)} ` : ""}${t("end.moves", { count: moveNumber(game.ply) })}`;
     const rematch = () => this.on.onRematch();
-    const next = aborted || !s.seats.length
+    // A tournament's player goes back to it (their next game comes from there), not to a rematch.
+    const next = game.tournament
+      ? h("a", { href: `/tournaments/${game.tournament.id}`, class: "button primary", "data-back-to-tournament": "" }, t("end.back-to-tournament"))
+      : aborted || !s.seats.length
       ? null
       : game.rematch
         ? h("a", { href: `/game/${game.rematch}`, onclick: (e) => { e.preventDefault(); rematch(); } }, t("end.rematch-waiting"))

@@ -2,6 +2,7 @@
 //! the rules of time.
 
 use crate::net::caps::Limits;
+use crate::tournaments::schedule::Schedule;
 
 /// How to run a server.
 #[derive(Clone, Debug)]
@@ -24,6 +25,8 @@ pub struct ServerConfig {
     pub metrics_bind: Option<String>,
     /// The rules of time that keep games moving.
     pub timing: Timing,
+    /// The site's own tournaments.
+    pub schedule: Schedule,
 }
 
 /// How long the server waits before it acts on a game by itself.
@@ -39,6 +42,10 @@ pub struct Timing {
     pub self_play_pace_ms: u64,
     /// How often the janitor looks for games to abort (ms).
     pub janitor_every_ms: u64,
+    /// How often the tournament director looks for work (ms).
+    pub tournament_every_ms: u64,
+    /// The pause between the end of a tournament round's last game and the next round (ms).
+    pub round_pause_ms: i64,
 }
 
 impl Default for Timing {
@@ -48,6 +55,8 @@ impl Default for Timing {
             claim_after_ms: 30_000,
             self_play_pace_ms: 1_000,
             janitor_every_ms: 30_000,
+            tournament_every_ms: 1_000,
+            round_pause_ms: 20_000,
         }
     }
 }
@@ -64,6 +73,7 @@ impl Default for ServerConfig {
             limits: Limits::default(),
             metrics_bind: None,
             timing: Timing::default(),
+            schedule: Schedule::site_default(),
         }
     }
 }

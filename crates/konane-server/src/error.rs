@@ -13,6 +13,7 @@ use serde_json::{Map, Value, json};
 use crate::games::game::GameError;
 use crate::players::name::NameError;
 use crate::players::secrets::PasswordError;
+use crate::tournaments::errors::TournamentError;
 
 /// An API error; it becomes the status code and the JSON body of the response.
 #[derive(Debug, thiserror::Error)]
@@ -90,6 +91,9 @@ pub enum ApiError {
     /// (429).
     #[error("too many open challenges: wait until some are answered")]
     TooManyChallenges,
+    /// A tournament request refused (403, 409, 422 or 429).
+    #[error("{0}")]
+    Tournament(#[from] TournamentError),
 }
 
 /// The body of every refusal.
@@ -101,11 +105,14 @@ struct ErrorBody {
     reason: Option<&'static str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     params: Option<Map<String, Value>>,
+    /// The request's field a refusal is about.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    field: Option<&'static str>,
 }
 
 impl ApiError {
     /// Every `error` code a body can carry.
-    pub const CODES: [&'static str; 33] = [
+    pub const CODES: [&'static str; 42] = [
         "bad_request",
         "bad_name",
         "bad_move",
@@ -139,6 +146,15 @@ impl ApiError {
         "not_ratable",
         "not_challenged",
         "too_many_challenges",
+        "bad_field",
+        "entry_code",
+        "rating_too_low",
+        "too_few_games",
+        "finished",
+        "started",
+        "not_creator",
+        "not_joined",
+        "too_many_tournaments",
     ];
 
     /// Every `reason` code of move text that is not a move.
@@ -176,6 +192,17 @@ impl ApiError {
             ApiError::TooManyAttempts | ApiError::TooManyChallenges => {
                 StatusCode::TOO_MANY_REQUESTS
             }
+            ApiError::Tournament(t) => match t {
+                TournamentError::BadField { .. } => StatusCode::UNPROCESSABLE_ENTITY,
+                TournamentError::EntryCode
+                | TournamentError::RatingTooLow(_)
+                | TournamentError::TooFewGames(_)
+                | TournamentError::NotCreator => StatusCode::FORBIDDEN,
+                TournamentError::Finished
+                | TournamentError::Started
+                | TournamentError::NotJoined => StatusCode::CONFLICT,
+                TournamentError::TooManyCreated(_) => StatusCode::TOO_MANY_REQUESTS,
+            },
         }
     }
 
@@ -203,6 +230,7 @@ impl ApiError {
             ApiError::LoginRequired => "login_required",
             ApiError::TooManyAttempts => "too_many_attempts",
             ApiError::TooManyChallenges => "too_many_challenges",
+            ApiError::Tournament(t) => t.code(),
         }
     }
 
@@ -228,11 +256,16 @@ impl ApiError {
             ApiError::Game(GameError::Corrupt { .. }) => "internal error".to_string(),
             e => e.to_string(),
         };
+        let field = match self {
+            ApiError::Tournament(t) => t.field(),
+            _ => None,
+        };
         ErrorBody {
             error: self.code(),
             message,
             reason,
             params,
+            field,
         }
     }
 }
@@ -380,6 +413,20 @@ mod tests {
             ApiError::TooManyChallenges,
         ]
         .into_iter()
+        .chain(
+            [
+                TournamentError::bad("name", ""),
+                TournamentError::EntryCode,
+                TournamentError::RatingTooLow(1),
+                TournamentError::TooFewGames(1),
+                TournamentError::Finished,
+                TournamentError::Started,
+                TournamentError::NotCreator,
+                TournamentError::NotJoined,
+                TournamentError::TooManyCreated(1),
+            ]
+            .map(ApiError::Tournament),
+        )
         .chain(
             [
                 GameError::NoToken,

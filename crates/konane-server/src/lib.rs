@@ -16,6 +16,8 @@ pub mod server;
 pub mod state;
 pub mod store;
 pub mod time;
+pub mod tournaments;
 
 pub use config::{ServerConfig, Timing};
 pub use server::{Server, ServerError, run_blocking, shutdown_signal};
+pub use tournaments::schedule::Schedule;

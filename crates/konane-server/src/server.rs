@@ -18,6 +18,7 @@ use crate::net::rate_limit::RateLimiter;
 use crate::puzzles;
 use crate::state::{AppState, Shared};
 use crate::store::{Backend, Store, StoreError};
+use crate::tournaments::director;
 
 /// A failure to start or run the server.
 #[derive(Debug, thiserror::Error)]
@@ -49,8 +50,15 @@ impl Server {
             timing: config.timing,
             self_play: Default::default(),
             occupancy: Occupancy::new(config.limits.clone()),
+            tournaments: Default::default(),
+            schedule: config.schedule.clone(),
         });
         tokio::spawn(janitor::janitor(Arc::clone(&state)));
+        // The coming site events exist before the first page asks for the list.
+        if let Err(e) = state.create_scheduled(crate::time::now_ms()).await {
+            tracing::warn!("tournament schedule: {e}");
+        }
+        tokio::spawn(director::director(Arc::clone(&state)));
         if state.store.backend() == Backend::Postgres {
             tokio::spawn(peers::listen(Arc::clone(&state)));
         }

@@ -12,6 +12,8 @@ use crate::net::hub::{Hub, Presence};
 use crate::net::rate_limit::RateLimiter;
 use crate::store::Store;
 use crate::time;
+use crate::tournaments::schedule::Schedule;
+use crate::tournaments::watch::Watchers;
 
 /// What every request handler shares.
 pub struct AppState {
@@ -29,6 +31,10 @@ pub struct AppState {
     pub timing: Timing,
     /// Each client's game of the engine against itself (client → game id).
     pub self_play: tokio::sync::Mutex<std::collections::HashMap<String, String>>,
+    /// The pages watching tournaments here, and the director's bell.
+    pub tournaments: Watchers,
+    /// The site's own tournaments.
+    pub schedule: Schedule,
 }
 
 /// Shared state, as handlers receive it.

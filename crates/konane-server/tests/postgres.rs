@@ -862,3 +862,125 @@ async fn a_row_held_for_long_fails_its_own_move_only() {
     assert!(stuck.is_err(), "the held game's move fails: {stuck:?}");
     assert_eq!(writer.failed_batches(), 1);
 }
+
+/// Two instances direct the same Swiss events: each round of each is paired once (by one
+/// of them), nobody plays two games of a round, and the next round comes once the last
+/// game of the round before has ended on either instance.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn two_instances_pair_each_tournament_round_once() {
+    use common::tournaments::{act, create, quick_on, resign_all, show, until};
+    let Some(url) = database() else { return };
+    let a = quick_on(Some(url.clone())).await;
+    let b = quick_on(Some(url)).await;
+    let mut ps = fresh_players(&a, "Sw", 6).await;
+    let mut ids = Vec::new();
+    for i in 0..3 {
+        let t = create(
+            &a,
+            &mut ps[0],
+            json!({"kind": "swiss", "name": format!("Race {i}"), "clock": {"minutes": 5},
+                   "rounds": 2, "starts_in_s": 3600}),
+        )
+        .await;
+        let id = t["id"].as_str().unwrap().to_string();
+        for p in ps.iter_mut().skip(1) {
+            let (status, body) = act(&b, p, &id, "join", json!({})).await;
+            assert_eq!(status, StatusCode::OK, "{body}");
+        }
+        ids.push(id);
+    }
+    for id in &ids {
+        let (status, body) = act(&a, &mut ps[0], id, "start", json!({})).await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+    }
+    let mut by_name: std::collections::HashMap<String, common::Player> =
+        ps.into_iter().map(|p| (p.name.clone(), p)).collect();
+    for round in 1..=2u64 {
+        for id in &ids {
+            let t = until(&b, id, 20, |t| t["round"] == round).await;
+            // Both directors have had many ticks since: still one pairing of the round.
+            tokio::time::sleep(Duration::from_millis(300)).await;
+            let t = if t["games"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|g| g["round"] == round)
+            {
+                show(&a, id).await
+            } else {
+                t
+            };
+            let games: Vec<&serde_json::Value> = t["games"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|g| g["round"] == round)
+                .collect();
+            assert_eq!(games.len(), 3, "round {round} of {id}: {t:#}");
+            let mut seen = std::collections::HashSet::new();
+            for g in &games {
+                assert!(seen.insert(g["black"].to_string()), "{t:#}");
+                assert!(seen.insert(g["white"].to_string()), "{t:#}");
+            }
+            assert_eq!(t["round"], round);
+            resign_all(&b, &t, &mut by_name, "").await;
+        }
+    }
+    for id in &ids {
+        let t = until(&a, id, 20, |t| t["status"] == "finished").await;
+        assert_eq!(t["games"].as_array().unwrap().len(), 6, "{t:#}");
+    }
+}
+
+/// The same round stored by two instances at the very same moment is stored once: the
+/// transaction that pairs it moves the round on only from the value it was computed from.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_round_stored_from_two_instances_at_once_is_stored_once() {
+    use konane_server::store::Store;
+    use konane_server::tournaments::model::{Format, Phase, Settings, Tournament};
+    let Some(url) = database() else { return };
+    let (one, two) = (
+        Store::open(&url).await.unwrap(),
+        Store::open(&url).await.unwrap(),
+    );
+    let now = konane_server::time::now_ms();
+    for i in 0..20 {
+        let id = format!("race{now}{i}");
+        let t = Tournament {
+            id: id.clone(),
+            phase: Phase::Created,
+            by_site: false,
+            created_by: None,
+            settings: Settings {
+                name: "Race".into(),
+                format: Format::Swiss { rounds: 3 },
+                initial_ms: 60_000,
+                increment_ms: 0,
+                size: "8x8".into(),
+                opening: "center-or-corner".into(),
+                rated: false,
+                entry_code: None,
+                min_rating: None,
+                min_games: None,
+                creator_name: None,
+            },
+            size: "8x8".parse().unwrap(),
+            opening: "center-or-corner".parse().unwrap(),
+            round: 0,
+            version: 1,
+            starts_at: now,
+            ends_at: None,
+            finished_at: None,
+        };
+        assert!(one.insert_tournament(&t, None, now).await.unwrap());
+        assert!(one.start_tournament(&id, now, None, &[]).await.unwrap());
+        let (bye_x, bye_y) = (["x".to_string()], ["y".to_string()]);
+        let (x, y) = tokio::join!(
+            one.pair_round(&id, 1, &[], &bye_x, now),
+            two.pair_round(&id, 1, &[], &bye_y, now)
+        );
+        assert!(x.unwrap() ^ y.unwrap(), "exactly one pairs round 1 of {id}");
+        assert_eq!(two.tour_byes(&id).await.unwrap().len(), 1);
+        assert_eq!(one.tournament(&id).await.unwrap().unwrap().round, 1);
+    }
+}

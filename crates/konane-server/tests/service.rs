@@ -219,6 +219,7 @@ fn quick_timing() -> ServerConfig {
             claim_after_ms: 300,
             self_play_pace_ms: 50,
             janitor_every_ms: 100,
+            ..Timing::default()
         },
         ..test_config()
     }

@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 use clap::Parser;
 
 use crate::args::{millis, positive_seconds, seconds, whole_millis};
@@ -82,6 +82,14 @@ pub struct Args {
     #[arg(long, alias = "claim-after-secs", env = "KONANE_CLAIM_AFTER",
           default_value = "30s", value_parser = seconds)]
     claim_after: Duration,
+    /// The site's own tournaments: a JSON schedule file (docs/tournaments.md); without it,
+    /// an hourly 3+2 arena, a daily 6+0 arena and a weekly 10+5 Swiss.
+    #[arg(long, env = "KONANE_SCHEDULE")]
+    schedule: Option<PathBuf>,
+    /// Pause between the last game of a tournament round and the next round (a bare
+    /// number counts seconds).
+    #[arg(long, env = "KONANE_ROUND_PAUSE", default_value = "20s", value_parser = seconds)]
+    round_pause: Duration,
 }
 
 impl Args {
@@ -130,6 +138,15 @@ pub fn run(args: Args) -> Result<()> {
         .with_writer(std::io::stderr)
         .init();
     let limits = args.limits();
+    let schedule = match &args.schedule {
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("reading the schedule {}", path.display()))?;
+            konane_server::Schedule::from_json(&text)
+                .with_context(|| format!("the schedule {}", path.display()))?
+        }
+        None => konane_server::Schedule::site_default(),
+    };
     let ms = |d: Duration| i64::try_from(d.as_millis()).unwrap_or(i64::MAX);
     konane_server::run_blocking(konane_server::ServerConfig {
         database_url: args.database_url(),
@@ -144,8 +161,10 @@ pub fn run(args: Args) -> Result<()> {
             abort_after_ms: ms(args.abort_after),
             claim_after_ms: ms(args.claim_after),
             self_play_pace_ms: whole_millis(args.self_play_pace),
+            round_pause_ms: ms(args.round_pause),
             ..konane_server::Timing::default()
         },
+        schedule,
         limits,
         metrics_bind: args.metrics_bind,
     })?;

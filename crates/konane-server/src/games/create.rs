@@ -352,6 +352,7 @@ pub async fn create(
         rated: plan.rated,
         engine_host: plan.engine_host,
         challenge,
+        tournament: None,
     });
     if plan.rated && game.category().is_none() {
         return Err(ApiError::NotRatable(

@@ -109,6 +109,17 @@ pub struct ServedGame {
     pub engine_host: EngineHost,
     /// The account a challenge waits for; none for any other game.
     pub challenge: Option<Challenge>,
+    /// The tournament it was paired in, if any.
+    pub tournament: Option<TournamentLink>,
+}
+
+/// The tournament a game belongs to, as its page links back to it.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct TournamentLink {
+    /// The tournament's id.
+    pub id: String,
+    /// Its name.
+    pub name: String,
 }
 
 /// What a new game is made of; [`ServedGame::new`] derives the rest.
@@ -135,6 +146,8 @@ pub struct NewGame {
     pub engine_host: EngineHost,
     /// The account a challenge waits for.
     pub challenge: Option<Challenge>,
+    /// The tournament that paired it.
+    pub tournament: Option<TournamentLink>,
 }
 
 /// The seed a browser-hosted computer chooses its move with at sequence number `seq` of
@@ -176,6 +189,7 @@ impl ServedGame {
             rated: new.rated,
             engine_host: new.engine_host,
             challenge: new.challenge,
+            tournament: new.tournament,
         }
     }
 
@@ -479,6 +493,7 @@ impl ServedGame {
             rated: self.rated,
             engine_host: self.engine_host,
             challenge: None,
+            tournament: None,
         })
     }
 
@@ -578,6 +593,7 @@ mod tests {
             rated: false,
             engine_host: EngineHost::Server,
             challenge: None,
+            tournament: None,
         };
         (game, token.as_str().to_string())
     }

@@ -127,6 +127,10 @@ impl AppState {
         if !stored {
             return Ok(None);
         }
+        if game.tournament.is_some() && game.status == Status::Finished {
+            // Its players are free, or its round may be over: the director looks now.
+            self.tournaments.wake();
+        }
         metrics::counter!("konane_moves_total").increment(game.ply().saturating_sub(played) as u64);
         self.announce(&game, seq + 1, Arc::from(json));
         Ok(Some((game, view)))

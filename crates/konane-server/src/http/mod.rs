@@ -11,6 +11,7 @@ pub mod ops;
 pub mod pairing;
 pub mod players;
 pub mod puzzles;
+pub mod tournaments;
 pub mod views;
 pub mod web;
 pub mod ws;
@@ -38,6 +39,7 @@ pub fn router(state: Shared) -> Router {
         .merge(puzzles::router())
         .merge(players::router())
         .merge(pairing::router())
+        .merge(tournaments::router(&state))
         .fallback(|| async { ApiError::NoRoute })
         .layer(from_fn_with_state(
             Arc::clone(&state),
@@ -58,6 +60,8 @@ pub fn router(state: Shared) -> Router {
         .route("/@/{name}", get(web::index))
         .route("/players", get(web::index))
         .route("/account", get(web::index))
+        .route("/tournaments", get(web::index))
+        .route("/tournaments/{id}", get(web::index))
         .route("/healthz", get(ops::healthz))
         .fallback(web::static_file)
         .layer(DefaultBodyLimit::max(BODY_LIMIT))

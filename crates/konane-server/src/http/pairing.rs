@@ -139,6 +139,7 @@ async fn paired_game(
         rated: seeks[0].rated,
         engine_host: EngineHost::Server,
         challenge: None,
+        tournament: None,
     });
     state.store.rate_seats(&mut game).await?;
     Ok(game)

@@ -432,6 +432,13 @@ async fn profile(
         ratings,
         puzzles: state.store.puzzle_standing(&account.id).await?.into(),
         tally: state.store.tally(&account.id).await?,
+        tournaments: state
+            .store
+            .tournaments_of(&account.id, 20)
+            .await?
+            .iter()
+            .map(crate::http::views::TrophyView::of)
+            .collect(),
     }))
 }
 

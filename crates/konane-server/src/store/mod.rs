@@ -18,6 +18,7 @@ pub mod puzzles;
 pub mod results;
 pub mod row;
 pub mod seeks;
+pub mod tournaments;
 pub mod writer;
 
 pub use db::{Backend, Store, StoreError};

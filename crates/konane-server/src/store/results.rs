@@ -254,6 +254,7 @@ impl Store {
             .bind(&game.id)
             .execute(&mut *tx)
             .await?;
+        crate::store::tournaments::record_result(&mut tx, game, now).await?;
         tx.commit().await?;
         self.announce(game, seq + 1, None).await;
         Ok(Finish::Stored)

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::games::game::{
     Challenge, ClockState, EndReason, EngineHost, GameError, GameResult, Mode, Seat, SeatRating,
-    SeatToken, ServedGame, Status,
+    SeatToken, ServedGame, Status, TournamentLink,
 };
 use crate::players::name::PlayerName;
 
@@ -78,6 +78,9 @@ pub struct GameRow {
     /// The account a challenge waits for.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub challenge: Option<RowChallenge>,
+    /// The tournament that paired it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tournament: Option<TournamentLink>,
 }
 
 /// A challenge as stored: the challenged account and its name.
@@ -126,6 +129,7 @@ impl GameRow {
                 account: c.account.clone(),
                 name: c.name.to_string(),
             }),
+            tournament: g.tournament.clone(),
         }
     }
 
@@ -203,6 +207,7 @@ impl GameRow {
             rated: self.rated,
             engine_host: self.engine_host,
             challenge,
+            tournament: self.tournament,
         })
     }
 }

@@ -2,6 +2,8 @@
 
 #![allow(dead_code)]
 
+pub mod tournaments;
+
 use std::time::Duration;
 
 use futures_util::StreamExt;

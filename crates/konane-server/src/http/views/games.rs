@@ -5,7 +5,7 @@
 use konane_core::{AnyPosition, Color, Phase};
 use serde::{Deserialize, Serialize};
 
-use crate::games::game::{EngineHost, Mode, ServedGame, Status};
+use crate::games::game::{EngineHost, Mode, ServedGame, Status, TournamentLink};
 use crate::players::ratings::Category;
 
 /// A colour as the API spells it.
@@ -167,6 +167,8 @@ pub struct GameView {
     /// The name of the player a challenge waits for.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub challenge: Option<String>,
+    /// The tournament that paired the game, so its page links back.
+    pub tournament: Option<TournamentLink>,
     /// Counts the game's changes.
     pub seq: i64,
     /// The server's clock when this was sent (Unix ms).
@@ -232,6 +234,7 @@ impl GameView {
             engine_host: (g.mode == Mode::Engine).then_some(g.engine_host),
             engine_seed: g.browser_seed(seq),
             challenge: g.challenge.as_ref().map(|c| c.name.to_string()),
+            tournament: g.tournament.clone(),
             seq,
             server_time: now,
         }

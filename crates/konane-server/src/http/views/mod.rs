@@ -7,9 +7,11 @@ pub mod pairing;
 pub mod players;
 pub mod puzzles;
 pub mod site;
+pub mod tournaments;
 
 pub use games::*;
 pub use pairing::*;
 pub use players::*;
 pub use puzzles::*;
 pub use site::*;
+pub use tournaments::*;

@@ -90,6 +90,9 @@ pub struct ProfileView {
     pub puzzles: StandingView,
     /// Games won and lost by colour.
     pub tally: Tally,
+    /// The finished tournaments played, latest first (ranks 1 to 3 are trophies).
+    #[serde(default)]
+    pub tournaments: Vec<crate::http::views::tournaments::TrophyView>,
 }
 /// A page of a player's archive.
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
