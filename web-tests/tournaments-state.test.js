@@ -186,7 +186,7 @@ describe("the creation form", () => {
   });
   test("words the server's refusals by their code, else by their field", () => {
     assert.equal(state.refusalText({ code: "login_required" }), "Log in or register to take part in tournaments.");
-    assert.equal(state.refusalText({ code: "entry_code", field: "entry_code" }), "That entry code is not right.");
+    assert.equal(state.refusalText({ code: "entry_code", field: "entry_code" }), "This tournament is private: enter its code.");
     assert.equal(state.refusalText({ code: "bad_field", field: "rounds" }), "A Swiss has 1 to 15 rounds.");
     assert.equal(state.refusalText({ code: "bad_field", field: "min_rating" }), "That value is not allowed.", "a field the page has no words of");
     assert.equal(state.refusalText({ code: "bad_request", field: "clock.minutes" }), "The clock needs whole minutes and seconds, not both zero.");
