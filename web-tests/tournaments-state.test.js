@@ -189,7 +189,7 @@ describe("the creation form", () => {
     assert.equal(state.refusalText({ code: "entry_code", field: "entry_code" }), "This tournament is private: enter its code.");
     assert.equal(state.refusalText({ code: "bad_field", field: "rounds" }), "A Swiss has 1 to 15 rounds.");
     assert.equal(state.refusalText({ code: "bad_field", field: "min_rating" }), "That value is not allowed.", "a field the page has no words of");
-    assert.equal(state.refusalText({ code: "bad_request", field: "clock.minutes" }), "The clock needs whole minutes and seconds, not both zero.");
+    assert.equal(state.refusalText({ code: "bad_request", field: "clock.minutes" }), "The clock needs 1 to 180 minutes and 0 to 60 seconds added per move.");
     assert.equal(state.refusalText({ code: "too_many_requests" }), "Too many requests: slow down a little.");
     assert.equal(state.refusalText({ code: "what_is_this" }), "Something went wrong on the server.");
     assert.equal(state.formField("clock.increment"), "clock");
