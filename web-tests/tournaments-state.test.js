@@ -48,6 +48,8 @@ describe("the countdown", () => {
     assert.deepEqual(state.countdownTarget(arena({ status: "started", ends_at: 9 })), { key: "tournament.countdown.ends", at: 9 });
     assert.equal(state.countdownTarget(arena({ kind: "swiss", status: "started", next_round_at: 7 })).at, 7);
     assert.equal(state.countdownTarget(arena({ kind: "swiss", status: "started", next_round_at: null, round: 2, rounds: 3 })).at, undefined);
+    const playing = arena({ kind: "swiss", status: "started", next_round_at: 9e18, round: 2, rounds: 3, games: [{ id: "g", status: "playing" }] });
+    assert.deepEqual(state.countdownTarget(playing), { key: "tournament.countdown.round", round: 2, rounds: 3 }, "no next round while one is played");
     assert.equal(state.countdownTarget(arena({ status: "finished" })).key, "tournament.countdown.finished");
   });
   test("reads as a clock, never below zero", () => {

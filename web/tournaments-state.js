@@ -49,7 +49,9 @@ export function countdownTarget(tour) {
   if (tour.status === "finished") return { key: "tournament.countdown.finished" };
   if (tour.status === "created") return { key: "tournament.countdown.starts", at: tour.starts_at };
   if (tour.kind === "arena" && tour.ends_at) return { key: "tournament.countdown.ends", at: tour.ends_at };
-  if (tour.next_round_at) return { key: "tournament.countdown.next-round", at: tour.next_round_at };
+  // While a round's games are played the next round is not yet due, whatever the time says.
+  const playing = (tour.games ?? []).some((g) => g.status === "playing");
+  if (tour.next_round_at && !playing) return { key: "tournament.countdown.next-round", at: tour.next_round_at };
   return { key: "tournament.countdown.round", round: tour.round, rounds: tour.rounds };
 }
 

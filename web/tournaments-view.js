@@ -215,7 +215,8 @@ function standingsTable(tour, me) {
 /** The games being played and the byes of `tour`. */
 function gamesSection(tour) {
   const games = pairings(tour);
-  const round = (g) => (g.round ? h("small", {}, t("tournament.round", { round: g.round })) : "");
+  // An arena's "rounds" are its pairing waves: no round a player would look for.
+  const round = (g) => (g.round && tour.kind !== "arena" ? h("small", {}, t("tournament.round", { round: g.round })) : "");
   const list = h("ul", { class: "game-list", "data-pairings": "" },
     ...(games.length
       ? games.map((g) => h("li", { "data-pairing": g.id },
@@ -269,9 +270,12 @@ export class TournamentView {
       by ? ` · ${by}` : "", tour.private ? ` · ${t("tournament.private")}` : "");
     this.tick(tour, now);
     this.drawButtons(tour, loggedIn);
-    const playing = tour.me?.game && pairings(tour).some((g) => g.id === tour.me.game)
-      ? h("p", { class: "notice your-game" }, h("a", { href: `/game/${tour.me.game}`, class: "button primary", "data-my-game": tour.me.game }, t("tournament.your-game")))
-      : "";
+    const mine = tour.me;
+    const inGame = Boolean(mine?.game) && pairings(tour).some((g) => g.id === mine.game);
+    const waiting = tour.kind === "arena" && tour.status === "started" && mine?.joined && !mine.withdrawn && !mine.paused && !inGame;
+    const playing = inGame
+      ? h("p", { class: "notice your-game" }, h("a", { href: `/game/${mine.game}`, class: "button primary", "data-my-game": mine.game }, t("tournament.your-game")))
+      : waiting ? h("p", { class: "notice your-game", "data-waiting": "" }, t("tournament.waiting")) : "";
     this.body.replaceChildren(podium(tour), playing,
       h("div", { class: "tour-standings" }, h("h2", { id: "standings-title" }, t("tournament.standings")), standingsTable(tour, me)),
       gamesSection(tour));

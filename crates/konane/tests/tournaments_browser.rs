@@ -285,6 +285,7 @@ async fn two_players_meet_in_an_arena_made_and_joined_through_the_page() {
     }
     wait_for(&ana, "[data-standing='Ana']", 10).await;
     wait_for(&ana, "[data-tour-action='withdraw']", 10).await;
+    wait_for(&ana, "[data-waiting]", 10).await;
     screenshot(&ana, "tournaments-arena-waiting-desktop").await;
 
     watcher
@@ -487,6 +488,13 @@ async fn a_swiss_of_five_runs_to_its_podium() {
         if round > rounds_seen && t["games"].as_array().is_some_and(|g| !g.is_empty()) {
             rounds_seen = round;
             wait_for(&c, "[data-pairings] [data-pairing]", 10).await;
+            // While the round is played the countdown names it (no next round yet).
+            let wanted = format!("Round {round} of 3");
+            let what = || format!("the countdown never said {wanted:?}");
+            eventually(10, what, || async {
+                (text(&c, "[data-countdown]").await == wanted).then_some(())
+            })
+            .await;
             screenshot(&c, &format!("tournaments-swiss-round-{round}-desktop")).await;
         }
         resign_round(&http, &base, &players, &t).await;
@@ -576,8 +584,15 @@ async fn a_swiss_of_five_runs_to_its_podium() {
     assert_no_console_errors(&c, "the Swiss's page").await;
 
     // The winner's profile shows the cup.
+    let profile = get(&http, &base, None, &format!("/api/players/{}", podium[0])).await;
+    assert!(
+        profile["tournaments"]
+            .as_array()
+            .is_some_and(|l| l.iter().any(|r| r["id"] == json!(id) && r["rank"] == 1)),
+        "{profile}"
+    );
     emulate_screen(&c, 1280, 900).await;
-    c.goto(&format!("{base}/@/Ana")).await.unwrap();
+    c.goto(&format!("{base}/@/{}", podium[0])).await.unwrap();
     wait_for(
         &c,
         &format!("[data-profile-tournament='{id}'] [data-trophy='1']"),
