@@ -614,3 +614,33 @@ async fn two_games_missed_in_a_row_pause_the_absent_player() {
     assert_eq!(back["me"]["paused"], false);
     until(&s, &id, 10, |t| t["games"].as_array().unwrap().len() == 3).await;
 }
+
+/// An event may ask for a rating or a number of rated games in its category; a player
+/// below either is refused with the reason, and nothing changes.
+#[tokio::test]
+async fn a_minimum_rating_or_game_count_keeps_newcomers_out() {
+    let s = quick().await;
+    let mut ps = players(&s, &["Ana", "Kai"]).await;
+    for (limit, code) in [
+        ("min_rating", "rating_too_low"),
+        ("min_games", "too_few_games"),
+    ] {
+        let value = if limit == "min_rating" { 1600 } else { 1 };
+        let t = create(
+            &s,
+            &mut ps[0],
+            json!({"kind": "swiss", "name": "Masters", "clock": {"minutes": 5},
+            "rated": true, "starts_in_s": 3600, limit: value}),
+        )
+        .await;
+        let id = t["id"].as_str().unwrap();
+        assert_eq!(t[limit], value);
+        let (status, e) = act(&s, &mut ps[1], id, "join", json!({})).await;
+        assert_eq!(
+            (status, e["error"].as_str()),
+            (StatusCode::FORBIDDEN, Some(code)),
+            "{e}"
+        );
+        assert_eq!(show(&s, id).await["players"], 1, "nobody joined");
+    }
+}
