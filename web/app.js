@@ -1,6 +1,7 @@
 // The page's shell: the header (pages, language, sound, the account) and the routes
 // `/`, `/game/{id}`, `/learn`, `/rules`, `/history`, `/analysis`, `/puzzles` (and `/puzzles/{id}`),
-// `/account`, `/players` and `/@/{name}`, and `/play` (a game in this browser alone).
+// `/tournaments` (and `/tournaments/{id}`), `/account`, `/players` and `/@/{name}`, and `/play`
+// (a game in this browser alone).
 // Offline (offline.js) the screens that need the server say so instead.
 
 import { accountScreen, sessionName } from "./account.js";
@@ -53,7 +54,7 @@ function header() {
   // On a phone the pages and tools fold behind one button, so the header stays one row.
   const top = document.getElementById("top");
   const menu = h("div", { class: "menu", id: "site-menu" },
-    h("nav", { "aria-label": t("nav.pages") }, link("/", "play"), link("/learn", "learn"), link("/puzzles", "puzzles"), link("/analysis", "analysis"), link("/rules", "rules"), link("/history", "history")),
+    h("nav", { "aria-label": t("nav.pages") }, link("/", "play"), link("/learn", "learn"), link("/puzzles", "puzzles"), link("/tournaments", "tournaments"), link("/analysis", "analysis"), link("/rules", "rules"), link("/history", "history")),
     h("div", { class: "tools" }, choose, sound, h("span", { class: "account-link", "data-account": "" })));
   const toggle = h("button", { type: "button", class: "menu-toggle", "data-menu": "", "aria-expanded": "false", "aria-controls": "site-menu" }, t("nav.menu"));
   toggle.addEventListener("click", () => {
@@ -75,11 +76,14 @@ const GAME = /^\/game\/([a-z0-9]+)$/;
 const analysisScreen = async (app, go) => (await import("./analysis.js")).analysisScreen(app, go);
 const profiles = () => import("./profile.js");
 const playersScreen = async (app, go) => (await profiles()).leaderboardScreen(app, go);
-const PAGES = { "/": startScreen, "/play": offlineGameScreen, "/learn": learnScreen, "/rules": rulesPage, "/history": historyPage, "/analysis": analysisScreen, "/account": accountScreen, "/players": playersScreen };
+const tournaments = () => import("./tournaments.js");
+const tournamentsScreen = async (app, go) => (await tournaments()).tournamentsScreen(app, go);
+const PAGES = { "/": startScreen, "/play": offlineGameScreen, "/learn": learnScreen, "/rules": rulesPage, "/history": historyPage, "/analysis": analysisScreen, "/account": accountScreen, "/players": playersScreen, "/tournaments": tournamentsScreen };
 const PROFILE = /^\/@\/([^/]+)$/;
 const PUZZLE = /^\/puzzles(\/[a-z0-9-]+)?$/;
-/** The pages that are only the server's: a game on it, puzzles, players, the account. */
-const needsServer = (path) => GAME.test(path) || PUZZLE.test(path) || PROFILE.test(path) || path === "/players" || path === "/account";
+const TOURNAMENT = /^\/tournaments\/([A-Za-z0-9_-]+)$/;
+/** The pages that are only the server's: a game on it, puzzles, tournaments, players, the account. */
+const needsServer = (path) => GAME.test(path) || PUZZLE.test(path) || PROFILE.test(path) || TOURNAMENT.test(path) || ["/players", "/account", "/tournaments"].includes(path);
 
 function notFound() {
   document.title = `${t("page.not-found")} · Kōnane`;
@@ -108,6 +112,7 @@ async function route() {
   else if (game) stop = await gameScreen(app, game[1], new URLSearchParams(location.search).has("join"), go);
   else if (path in PAGES) stop = await PAGES[path](app, go);
   else if (PUZZLE.test(path)) stop = await puzzlesScreen(app, path, go);
+  else if (TOURNAMENT.test(path)) stop = await (await tournaments()).tournamentScreen(app, path.match(TOURNAMENT)[1], go);
   else if (PROFILE.test(path)) stop = await (await profiles()).profileScreen(app, decodeURIComponent(path.match(PROFILE)[1]), go);
   else notFound();
   // A newer route started while this one loaded: this screen is already gone.
@@ -129,7 +134,7 @@ document.addEventListener("click", (e) => {
   const a = e.target.closest?.("a[href^='/']");
   const href = a?.getAttribute("href") ?? "";
   const path = href.split("?")[0];
-  if (!a || a.target || a.hasAttribute("download") || !(path in PAGES || GAME.test(path) || PUZZLE.test(path) || PROFILE.test(path))) return;
+  if (!a || a.target || a.hasAttribute("download") || !(path in PAGES || GAME.test(path) || PUZZLE.test(path) || PROFILE.test(path) || TOURNAMENT.test(path))) return;
   e.preventDefault();
   go(href);
 });

@@ -1,11 +1,12 @@
 // A player's profile `/@/<name>`: ratings per category with their history drawn, the puzzle
-// rating, games won and lost by colour, and the archive of games with filters and pages. And the
-// leaderboards `/players`.
+// rating, the tournaments finished (trophies for the first three places), games won and lost
+// by colour, and the archive of games with filters and pages. And the leaderboards `/players`.
 
 import { sessionName } from "./account.js";
 import { api } from "./api.js";
 import { h } from "./dom.js";
 import { language, sizeText, t } from "./i18n.js";
+import { trophyIcon } from "./tournaments-view.js";
 import { errorText } from "./words.js";
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -87,6 +88,19 @@ function gameRow(g) {
     change === null ? "" : h("b", { class: change >= 0 ? "gain" : "loss" }, change >= 0 ? `+${change}` : String(change)));
 }
 
+/** The tournaments a player finished, newest first, a trophy for places 1-3; nothing when
+ * the server sends none. */
+function tournamentsPlayed(list) {
+  if (!Array.isArray(list) || !list.length) return "";
+  return h("section", { class: "card tour-results", "aria-labelledby": "tour-results-title", "data-profile-tournaments": "" },
+    h("h2", { id: "tour-results-title" }, t("tournament.title")),
+    h("ol", {}, ...list.map((r) => h("li", { "data-profile-tournament": r.id, "data-rank": String(r.rank) },
+      r.rank >= 1 && r.rank <= 3 ? h("span", { class: "trophy", title: t(`tournament.place.${r.rank}`), "data-trophy": String(r.rank) },
+        trophyIcon(r.rank), h("span", { class: "visually-hidden" }, t(`tournament.place.${r.rank}`))) : "",
+      h("a", { href: `/tournaments/${encodeURIComponent(r.id)}` }, r.name), " ",
+      h("span", { class: "muted" }, [t("tournament.rank-of", { rank: r.rank, players: r.players }), t(`tournament.kind.${r.kind}`), r.ended_at ? dayText(r.ended_at) : ""].filter(Boolean).join(" · "))))));
+}
+
 /** Shows a player's profile. */
 export async function profileScreen(app, name, go) {
   document.title = `${name} · Kōnane`;
@@ -161,6 +175,7 @@ export async function profileScreen(app, name, go) {
     challenge,
     ratings,
     played.length ? graphs : h("p", { class: "muted" }, t("profile.new")),
+    tournamentsPlayed(profile.tournaments),
     h("section", { class: "games", "aria-labelledby": "games-title" },
       h("h2", { id: "games-title" }, t("profile.games")), counts, filters, list,
       h("div", { class: "pages" }, newer, older,
