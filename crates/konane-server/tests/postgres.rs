@@ -963,6 +963,7 @@ async fn a_round_stored_from_two_instances_at_once_is_stored_once() {
                 min_rating: None,
                 min_games: None,
                 creator_name: None,
+                site_title: None,
             },
             size: "8x8".parse().unwrap(),
             opening: "center-or-corner".parse().unwrap(),
@@ -976,8 +977,8 @@ async fn a_round_stored_from_two_instances_at_once_is_stored_once() {
         assert!(one.start_tournament(&id, now, None, &[]).await.unwrap());
         let (bye_x, bye_y) = (["x".to_string()], ["y".to_string()]);
         let (x, y) = tokio::join!(
-            one.pair_round(&id, 1, &[], &bye_x, now),
-            two.pair_round(&id, 1, &[], &bye_y, now)
+            one.pair_round(&id, 1, &[], &bye_x, true, now),
+            two.pair_round(&id, 1, &[], &bye_y, true, now)
         );
         assert!(x.unwrap() ^ y.unwrap(), "exactly one pairs round 1 of {id}");
         assert_eq!(two.tour_byes(&id).await.unwrap().len(), 1);

@@ -120,6 +120,12 @@ pub struct TournamentLink {
     pub id: String,
     /// Its name.
     pub name: String,
+    /// Its kind (`arena`, `swiss`, `round-robin`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kind: Option<String>,
+    /// A site event named by the site: how often it comes, so pages word its name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub every: Option<crate::tournaments::schedule::Every>,
 }
 
 /// What a new game is made of; [`ServedGame::new`] derives the rest.

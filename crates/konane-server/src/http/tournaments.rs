@@ -327,6 +327,12 @@ async fn socket_message(
     let page = match state.tournaments.page(id, version) {
         Some(page) => page,
         None => {
+            // One read for all the pages here that want this version.
+            let lock = state.tournaments.reading(id);
+            let _reading = lock.lock().await;
+            if let Some(page) = state.tournaments.page(id, version) {
+                return Ok(message(&page, me));
+            }
             let loaded = state
                 .load_tournament(id)
                 .await?
@@ -343,15 +349,20 @@ async fn socket_message(
             page
         }
     };
+    Ok(message(&page, me))
+}
+
+/// The message of `page` for the account `me`: the view's own JSON, its closing brace
+/// replaced by the fields of this socket alone.
+fn message(page: &Page, me: Option<&str>) -> String {
     let part = me.and_then(|account| part_of(&page.loaded, account));
-    let part = serde_json::to_string(&part)
-        .map_err(|e| ApiError::Internal(format!("a player's part: {e}")))?;
-    // The view's own JSON, its closing brace replaced by the fields of this socket alone.
+    // A `MeView` is plain fields: it always has its JSON.
+    let part = serde_json::to_string(&part).unwrap_or_else(|_| "null".into());
     let shown = page.shown.strip_suffix('}').unwrap_or(&page.shown);
-    Ok(format!(
+    format!(
         r#"{{"type":"tournament","tournament":{shown},"now":{},"me":{part}}}}}"#,
         now_ms()
-    ))
+    )
 }
 
 /// The tournament `id`, or 404.

@@ -365,13 +365,15 @@ impl Store {
 
     /// Stores round `round` (or an arena's wave) of a tournament that has paired
     /// `round - 1`: its games, linked to their players' accounts, and its byes. False when
-    /// another pairing came first (then nothing is stored).
+    /// another pairing came first, or a player of its games left (or, `only_active`, paused)
+    /// since it was computed; then nothing is stored.
     pub async fn pair_round(
         &self,
         id: &str,
         round: u32,
         pairings: &[Pairing],
         byes: &[String],
+        only_active: bool,
         now: i64,
     ) -> Result<bool, StoreError> {
         let mut tx = self.pool().begin().await?;
@@ -384,7 +386,7 @@ impl Store {
         .execute(&mut *tx)
         .await?
         .rows_affected();
-        if ours != 1 {
+        if ours != 1 || !still_playing(&mut tx, id, pairings, only_active).await? {
             tx.rollback().await?;
             return Ok(false);
         }
@@ -483,6 +485,43 @@ impl Store {
             })
             .collect()
     }
+}
+
+/// Whether every player of `pairings` is still in tournament `id` (and, `only_active`, not
+/// paused), read after the tournament's row is locked: a pause or a withdrawal that came
+/// while the pairing was computed is seen here.
+async fn still_playing(
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+    id: &str,
+    pairings: &[Pairing],
+    only_active: bool,
+) -> Result<bool, StoreError> {
+    let accounts: Vec<&str> = pairings
+        .iter()
+        .flat_map(|p| p.accounts.iter().map(String::as_str))
+        .collect();
+    if accounts.is_empty() {
+        return Ok(true);
+    }
+    let list = (0..accounts.len())
+        .map(|i| format!("${}", i + 2))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let status = if only_active {
+        "status = 'active'"
+    } else {
+        "status <> 'withdrawn'"
+    };
+    let sql = format!(
+        "SELECT COUNT(*) AS n FROM tournament_players WHERE tournament_id = $1 AND {status} \
+         AND account_id IN ({list})"
+    );
+    let mut query = sqlx::query(sqlx::AssertSqlSafe(sql)).bind(id);
+    for account in &accounts {
+        query = query.bind(*account);
+    }
+    let n: i64 = query.fetch_one(&mut **tx).await?.try_get("n")?;
+    Ok(n == accounts.len() as i64)
 }
 
 /// Writes the end of a tournament's game into the tournament, in the transaction that

@@ -338,6 +338,8 @@ impl AppState {
                 tournament: Some(TournamentLink {
                     id: t.id.clone(),
                     name: t.settings.name.clone(),
+                    kind: Some(t.settings.format.kind().to_string()),
+                    every: t.settings.site_title,
                 }),
             });
             self.store.rate_seats(&mut game).await?;
@@ -346,9 +348,12 @@ impl AppState {
                 accounts: [l.entrants[b].account.clone(), l.entrants[w].account.clone()],
             });
         }
+        // A round robin pairs its paused players too (their clocks run); the others, the
+        // active ones only.
+        let only_active = !matches!(t.settings.format, Format::RoundRobin { .. });
         if !self
             .store
-            .pair_round(&t.id, round, &pairings, byes, now)
+            .pair_round(&t.id, round, &pairings, byes, only_active, now)
             .await?
         {
             return Ok(());

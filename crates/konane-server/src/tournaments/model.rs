@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::games::game::ClockState;
 use crate::players::ratings::Category;
+use crate::tournaments::schedule::Every;
 
 /// What kind of event, with what makes its length.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
@@ -106,6 +107,10 @@ pub struct Settings {
     /// The creator's name, as shown (none for the site's events).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub creator_name: Option<String>,
+    /// A site event named by the site itself ("Hourly 3+2 Arena"): how often it comes,
+    /// so pages word its name in their language.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub site_title: Option<Every>,
 }
 
 /// A player's part in a tournament.

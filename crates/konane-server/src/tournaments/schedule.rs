@@ -2,7 +2,7 @@
 //! which the director creates the coming events ahead of time. The operator may replace
 //! the default with a JSON file (`konane serve --schedule FILE`, docs/tournaments.md).
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 use crate::tournaments::model::{Format, Settings};
 
@@ -12,7 +12,7 @@ const DAY_MS: i64 = 24 * HOUR_MS;
 const EPOCH_WEEKDAY: i64 = 3;
 
 /// How often a rule's event comes round.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Deserialize)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Every {
     /// Every hour, at `minute`.
@@ -47,8 +47,10 @@ pub enum Weekday {
 #[derive(Clone, PartialEq, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Rule {
-    /// The events' name.
-    pub name: String,
+    /// The events' name; without one, the site's own ("Hourly 3+2 Arena"), which pages
+    /// word in their language.
+    #[serde(default)]
+    pub name: Option<String>,
     /// Kind and length: `{"kind": "arena", "minutes": 30}`, `{"kind": "swiss", "rounds": 5}`.
     pub format: Format,
     /// Minutes on each clock.
@@ -134,8 +136,8 @@ impl Schedule {
     /// The schedule a fresh server runs: an hourly 3+2 arena, a daily 6+0 arena and a
     /// weekly 10+5 Swiss.
     pub fn site_default() -> Schedule {
-        let rule = |name: &str, format, minutes, increment, every, hour, weekday, ahead| Rule {
-            name: name.into(),
+        let rule = |format, minutes, increment, every, hour, weekday, ahead| Rule {
+            name: None,
             format,
             minutes,
             increment,
@@ -151,7 +153,6 @@ impl Schedule {
         Schedule {
             rules: vec![
                 rule(
-                    "Hourly 3+2 Arena",
                     Format::Arena { minutes: 30 },
                     3.0,
                     2.0,
@@ -161,7 +162,6 @@ impl Schedule {
                     3,
                 ),
                 rule(
-                    "Daily 6+0 Arena",
                     Format::Arena { minutes: 60 },
                     6.0,
                     0.0,
@@ -171,7 +171,6 @@ impl Schedule {
                     2,
                 ),
                 rule(
-                    "Weekly 10+5 Swiss",
                     Format::Swiss { rounds: 5 },
                     10.0,
                     5.0,
@@ -189,10 +188,13 @@ impl Schedule {
         let schedule: Schedule = serde_json::from_str(text)?;
         for r in &schedule.rules {
             let bad = |message: &str| ScheduleError::Rule {
-                name: r.name.clone(),
+                name: r.title(),
                 message: message.into(),
             };
-            if r.name.trim().is_empty() || r.name.chars().count() > 60 {
+            if r.name
+                .as_ref()
+                .is_some_and(|n| n.trim().is_empty() || n.chars().count() > 60)
+            {
                 return Err(bad("a name of 1 to 60 characters"));
             }
             if !(r.minutes > 0.0 && r.minutes <= 180.0 && (0.0..=60.0).contains(&r.increment)) {
@@ -232,7 +234,7 @@ impl Schedule {
             let mut start = rule.next_start(now);
             for _ in 0..rule.ahead {
                 out.push(Coming {
-                    key: format!("{}@{start}", rule.name),
+                    key: format!("{}@{start}", rule.title()),
                     settings: rule.settings(),
                     starts_at: start,
                 });
@@ -262,9 +264,28 @@ impl Rule {
         if base >= now { base } else { base + period }
     }
 
+    /// The events' name: the rule's, or the site's own in English.
+    pub fn title(&self) -> String {
+        if let Some(name) = &self.name {
+            return name.clone();
+        }
+        let every = match self.every {
+            Every::Hour => "Hourly",
+            Every::Day => "Daily",
+            Every::Week => "Weekly",
+        };
+        let kind = match self.format {
+            Format::Arena { .. } => "Arena",
+            Format::Swiss { .. } => "Swiss",
+            Format::RoundRobin { .. } => "Round Robin",
+        };
+        format!("{every} {}+{} {kind}", self.minutes, self.increment)
+    }
+
     fn settings(&self) -> Settings {
         Settings {
-            name: self.name.clone(),
+            name: self.title(),
+            site_title: self.name.is_none().then_some(self.every),
             format: self.format,
             initial_ms: (self.minutes * 60_000.0).round() as i64,
             increment_ms: (self.increment * 1000.0).round() as i64,

@@ -30,6 +30,9 @@ pub struct Page {
 pub struct Watchers {
     versions: Mutex<HashMap<String, watch::Sender<i64>>>,
     pages: Mutex<HashMap<String, Page>>,
+    /// One lock per watched tournament, held while its page is read: the pages that ask at
+    /// once wait for that one read instead of each reading it again.
+    reading: Mutex<HashMap<String, Arc<tokio::sync::Mutex<()>>>>,
     bell: Notify,
 }
 
@@ -62,7 +65,15 @@ impl Watchers {
         map.retain(|_, tx| tx.receiver_count() > 0);
         let mut pages = self.pages.lock().unwrap_or_else(|e| e.into_inner());
         pages.retain(|id, _| map.contains_key(id));
+        let mut reading = self.reading.lock().unwrap_or_else(|e| e.into_inner());
+        reading.retain(|id, _| map.contains_key(id));
         map.keys().cloned().collect()
+    }
+
+    /// The lock to hold while reading `id`'s page.
+    pub fn reading(&self, id: &str) -> Arc<tokio::sync::Mutex<()>> {
+        let mut reading = self.reading.lock().unwrap_or_else(|e| e.into_inner());
+        Arc::clone(reading.entry(id.to_string()).or_default())
     }
 
     /// The page of `id` last read, if it is at `version` or later.

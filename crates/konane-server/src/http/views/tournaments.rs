@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::store::tournaments::{Listed, Played};
 use crate::tournaments::model::{EntryStatus, Format, Phase, Tournament};
+use crate::tournaments::schedule::Every;
 use crate::tournaments::standings::Loaded;
 
 /// A tournament's clock: minutes and seconds added a move.
@@ -57,6 +58,9 @@ pub struct TournamentSummary {
     pub min_games: Option<u32>,
     /// The winner's name, once over.
     pub winner: Option<String>,
+    /// A site event named by the site ("Hourly 3+2 Arena"): how often it comes (`hour`,
+    /// `day`, `week`), so pages word its name in their language; null otherwise.
+    pub every: Option<Every>,
 }
 
 impl TournamentSummary {
@@ -97,6 +101,7 @@ impl TournamentSummary {
             min_rating: s.min_rating,
             min_games: s.min_games,
             winner,
+            every: s.site_title,
         }
     }
 
@@ -401,6 +406,10 @@ pub struct TrophyView {
     pub players: i64,
     /// When it ended (Unix ms).
     pub ended_at: Option<i64>,
+    /// A site event named by the site: how often it comes (see [`TournamentSummary`]).
+    pub every: Option<Every>,
+    /// Its games' clock.
+    pub clock: TourClockView,
 }
 
 impl TrophyView {
@@ -413,6 +422,11 @@ impl TrophyView {
             rank: p.place,
             players: p.players,
             ended_at: p.tournament.finished_at,
+            every: p.tournament.settings.site_title,
+            clock: TourClockView {
+                minutes: p.tournament.settings.initial_ms as f64 / 60_000.0,
+                increment: p.tournament.settings.increment_ms as f64 / 1000.0,
+            },
         }
     }
 }
