@@ -198,3 +198,11 @@ describe("the creation form", () => {
     assert.equal(state.formField(null), null);
   });
 });
+
+test("the site's own events are named in the page's language, a player's as given", () => {
+  const hourly = { name: "Hourly 3+2 Arena", every: "hour", kind: "arena", clock: { minutes: 3, increment: 2 } };
+  assert.equal(state.titleOf(hourly), "Hourly 3+2 Arena");
+  assert.equal(state.titleOf({ ...hourly, every: "week", kind: "swiss", clock: { minutes: 10, increment: 5 } }), "Weekly 10+5 Swiss");
+  assert.equal(state.titleOf({ ...hourly, every: null, name: "Friday Cup" }), "Friday Cup");
+  assert.equal(state.titleOf({ ...hourly, every: "fortnight" }), "Hourly 3+2 Arena", "an unknown rhythm keeps the name");
+});

@@ -9,6 +9,7 @@ import { t } from "./i18n.js";
 import { MoveList, moveNumber, showingText } from "./movelist.js";
 import { PlayerStrip, playerName } from "./players.js";
 import { claimable, clockLeft, clockRuns, flipped, legalActions, mySide, myTurn, playing, shown, statusKind } from "./game-state.js";
+import { titleOf } from "./tournaments-state.js";
 import { colorName, endText, instruction, opponentOf } from "./words.js";
 
 /** How long a notice stays. */
@@ -159,7 +160,7 @@ export class GameView {
     this.youPlay.hidden = !you.text;
     this.youPlay.textContent = you.text;
     this.youPlay.dataset.youPlay = you.role;
-    this.drawTournament(game.tournament);
+    this.drawTournament(game.tournament, game.clock);
     this.drawInvite(s);
     this.drawEnd(s);
     this.drawQuestion(s.asking);
@@ -202,11 +203,12 @@ export class GameView {
   }
 
   /** The tournament the game belongs to, linked (drawn once). */
-  drawTournament(tournament) {
+  drawTournament(tournament, clock) {
     this.tournament.hidden = !tournament;
     if (!tournament || this.tournament.dataset.inTournament === tournament.id) return;
     this.tournament.dataset.inTournament = tournament.id;
-    this.tournament.replaceChildren(h("a", { href: `/tournaments/${tournament.id}` }, t("game.in-tournament", { name: tournament.name })));
+    const games = clock ? { minutes: clock.initial_ms / 60000, increment: clock.increment_ms / 1000 } : null;
+    this.tournament.replaceChildren(h("a", { href: `/tournaments/${tournament.id}` }, t("game.in-tournament", { name: titleOf(tournament, games) })));
   }
 
   drawInvite(s) {

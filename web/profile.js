@@ -6,6 +6,7 @@ import { sessionName } from "./account.js";
 import { api } from "./api.js";
 import { h } from "./dom.js";
 import { language, sizeText, t } from "./i18n.js";
+import { titleOf } from "./tournaments-state.js";
 import { trophyIcon } from "./tournaments-view.js";
 import { errorText } from "./words.js";
 
@@ -97,7 +98,7 @@ function tournamentsPlayed(list) {
     h("ol", {}, ...list.map((r) => h("li", { "data-profile-tournament": r.id, "data-rank": String(r.rank) },
       r.rank >= 1 && r.rank <= 3 ? h("span", { class: "trophy", title: t(`tournament.place.${r.rank}`), "data-trophy": String(r.rank) },
         trophyIcon(r.rank), h("span", { class: "visually-hidden" }, t(`tournament.place.${r.rank}`))) : "",
-      h("a", { href: `/tournaments/${encodeURIComponent(r.id)}` }, r.name), " ",
+      h("a", { href: `/tournaments/${encodeURIComponent(r.id)}` }, titleOf(r)), " ",
       h("span", { class: "muted" }, [t("tournament.rank-of", { rank: r.rank, players: r.players }), t(`tournament.kind.${r.kind}`), r.ended_at ? dayText(r.ended_at) : ""].filter(Boolean).join(" · "))))));
 }
 

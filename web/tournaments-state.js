@@ -26,6 +26,14 @@ export function playersText(n) {
 /** A clock as the lists write it: "3+2". */
 export const clockLabel = (clock) => (clock ? `${clock.minutes}+${clock.increment}` : "");
 
+/** A tournament's name as shown: the site's own events ("Hourly 3+2 Arena", sent with
+ * `every`) worded in the page's language, any other as its creator named it. `clock` is
+ * the `{minutes, increment}` of its games. */
+export function titleOf(x, clock = x.clock) {
+  const key = `tournament.site.${x.every}.${x.kind}`;
+  return x.every && x.kind && has(key) ? t(key, { clock: clockLabel(clock) }) : x.name;
+}
+
 /** The list's sections `[[name, tournaments]]`, running first: each the site's events first,
  * then by start (upcoming soonest first, finished latest first, running as started). */
 export function sections(list) {

@@ -6,7 +6,7 @@
 import { h } from "./dom.js";
 import { language, sizeText, t } from "./i18n.js";
 import { sizeChoices } from "./start-state.js";
-import { FORM_DEFAULTS, KINDS, actions, clockLabel, countdownWords, hasTiebreaks, pairings, playersText, relativeText, sections, standingsRows } from "./tournaments-state.js";
+import { FORM_DEFAULTS, KINDS, actions, clockLabel, countdownWords, hasTiebreaks, pairings, playersText, relativeText, sections, standingsRows, titleOf } from "./tournaments-state.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 
@@ -49,7 +49,7 @@ function summaryItem(s, section, now) {
   }
   return h("li", { class: s.by_site ? "by-site" : null, "data-tournament": s.id, "data-section": section },
     h("span", { class: "tour-name" },
-      h("a", { href: `/tournaments/${encodeURIComponent(s.id)}`, "data-tournament-link": s.id }, s.name),
+      h("a", { href: `/tournaments/${encodeURIComponent(s.id)}`, "data-tournament-link": s.id }, titleOf(s)),
       s.by_site ? h("small", { class: "badge site", "data-by-site": "" }, t("tournament.by-site")) : "",
       s.private ? h("small", { class: "badge", "data-private": "" }, t("tournament.private")) : ""),
     h("small", { class: "tour-facts" }, factsText(s), " · ", h("span", { "data-players": String(s.players) }, playersText(s.players))),
@@ -263,8 +263,8 @@ export class TournamentView {
   /** Draws `tour` for viewer `me` (or null), at server time `now`; `loggedIn` decides the
    * buttons. The focus stays on the button that had it. */
   draw(tour, me, now, loggedIn) {
-    document.title = `${tour.name} · Kōnane`;
-    this.heading.textContent = tour.name;
+    document.title = `${titleOf(tour)} · Kōnane`;
+    this.heading.textContent = titleOf(tour);
     const by = tour.by_site ? t("tournament.by-site") : tour.created_by ? t("tournament.created-by", { name: tour.created_by }) : "";
     this.facts.replaceChildren(factsText(tour), " · ", h("span", { "data-status": tour.status }, t(`tournament.status.${tour.status}`)),
       by ? ` · ${by}` : "", tour.private ? ` · ${t("tournament.private")}` : "");
