@@ -6,7 +6,9 @@
 #   bash scripts/bench-load.sh [scenario...]
 # scenarios: paced (1,000 games, one move a second), saturation (200 games to their end, no thinking),
 # open (10,000 games, one move every 10 s, SQLite only), statements (what PostgreSQL runs
-# for 1,000 moves: needs pg_stat_statements in shared_preload_libraries);
+# for 1,000 moves: needs pg_stat_statements in shared_preload_libraries), arena (500
+# players in one arena for 60 s, a move a second, after the same load without the arena,
+# SQLite and PostgreSQL: ARENA_PLAYERS, ARENA_DURATION, ARENA_DATABASE="sqlite" change it);
 # default: paced saturation.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -88,8 +90,29 @@ statements() {
   stop_all
 }
 
+# arena: one instance, the arena load after its baseline (`loadtest --arena --baseline`),
+# on SQLite then PostgreSQL. Every player registers from its own loopback address; the
+# baseline's games all come from 127.0.0.1, hence the lifted per-address caps of `serve`.
+arena() {
+  local players=${ARENA_PLAYERS:-500} duration=${ARENA_DURATION:-60s} kind db
+  for kind in ${ARENA_DATABASE:-sqlite postgres}; do
+    case $kind in
+      sqlite) db="sqlite://$work/arena.db" ;;
+      postgres) db=$(fresh_pg) ;;
+      *) echo "ARENA_DATABASE lists sqlite and/or postgres" >&2; exit 2 ;;
+    esac
+    serve 18091 "$db"
+    echo "== arena: $players players, $kind, one instance"
+    "$bin" loadtest --url http://127.0.0.1:18091 --arena "$players" --moves 10 --think 1s \
+      --duration "$duration" --baseline
+    stop_all
+    echo
+  done
+}
+
 for s in "${scenarios[@]}"; do
   if [ "$s" = statements ]; then statements; continue; fi
+  if [ "$s" = arena ]; then arena; continue; fi
   case $s in
     paced) args=(--games 1000 --moves 10 --think-ms 1000) ;;
     saturation) args=(--games 200 --moves 60 --think-ms 0) ;;
