@@ -487,11 +487,12 @@ async fn a_swiss_of_five_runs_to_its_podium() {
         let round = t["round"].as_u64().unwrap_or(0);
         if round > rounds_seen && t["games"].as_array().is_some_and(|g| !g.is_empty()) {
             rounds_seen = round;
-            wait_for(&c, "[data-pairings] [data-pairing]", 10).await;
+            // Generous: the round reaches the page over its socket, on a loaded machine too.
+            wait_for(&c, "[data-pairings] [data-pairing]", 30).await;
             // While the round is played the countdown names it (no next round yet).
             let wanted = format!("Round {round} of 3");
             let what = || format!("the countdown never said {wanted:?}");
-            eventually(10, what, || async {
+            eventually(30, what, || async {
                 (text(&c, "[data-countdown]").await == wanted).then_some(())
             })
             .await;

@@ -125,7 +125,7 @@ pub struct TournamentLink {
     pub kind: Option<String>,
     /// A site event named by the site: how often it comes, so pages word its name.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub every: Option<crate::tournaments::schedule::Every>,
+    pub every: Option<crate::tournaments::every::Every>,
 }
 
 /// What a new game is made of; [`ServedGame::new`] derives the rest.

@@ -4,6 +4,7 @@
 
 pub mod director;
 pub mod errors;
+pub mod every;
 pub mod model;
 pub mod request;
 pub mod schedule;

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::games::game::ClockState;
 use crate::players::ratings::Category;
-use crate::tournaments::schedule::Every;
+use crate::tournaments::every::Every;
 
 /// What kind of event, with what makes its length.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]

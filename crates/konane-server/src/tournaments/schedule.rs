@@ -2,26 +2,15 @@
 //! which the director creates the coming events ahead of time. The operator may replace
 //! the default with a JSON file (`konane serve --schedule FILE`, docs/tournaments.md).
 
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 
+pub use crate::tournaments::every::Every;
 use crate::tournaments::model::{Format, Settings};
 
 const HOUR_MS: i64 = 3_600_000;
 const DAY_MS: i64 = 24 * HOUR_MS;
 /// 1 January 1970 was a Thursday: day 0 is weekday 3 counting Monday as 0.
 const EPOCH_WEEKDAY: i64 = 3;
-
-/// How often a rule's event comes round.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Every {
-    /// Every hour, at `minute`.
-    Hour,
-    /// Every day, at `hour`:`minute` UTC.
-    Day,
-    /// Every week, on `weekday` at `hour`:`minute` UTC.
-    Week,
-}
 
 /// A day of the week.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Deserialize)]

@@ -4,8 +4,8 @@
 use serde::{Deserialize, Serialize};
 
 use crate::store::tournaments::{Listed, Played};
+use crate::tournaments::every::Every;
 use crate::tournaments::model::{EntryStatus, Format, Phase, Tournament};
-use crate::tournaments::schedule::Every;
 use crate::tournaments::standings::Loaded;
 
 /// A tournament's clock: minutes and seconds added a move.
