@@ -206,3 +206,46 @@ test("the site's own events are named in the page's language, a player's as give
   assert.equal(state.titleOf({ ...hourly, every: null, name: "Friday Cup" }), "Friday Cup");
   assert.equal(state.titleOf({ ...hourly, every: "fortnight" }), "Hourly 3+2 Arena", "an unknown rhythm keeps the name");
 });
+
+describe("a league", () => {
+  const league = (more = {}) => ({ ...arena(), kind: "league", days: 3, season: 2, every: "month", name: "Monthly 8x8 League", status: "started", ...more });
+  test("its name carries its season; its clock is its days a move", () => {
+    assert.equal(state.titleOf(league()), "Monthly 8x8 League, season 2");
+    assert.equal(state.titleOf({ kind: "league", every: "month", name: "Monthly 8x8 League" }), "Monthly 8x8 League", "no board sent: the server's name");
+    assert.equal(state.clockOf(league()), "3 days a move");
+    assert.equal(state.clockOf(league({ days: 1 })), "1 day a move");
+    assert.equal(state.clockOf(summary("a")), "3+2");
+  });
+  test("its table is cut into groups, top division first, with who moves", () => {
+    const rows = state.standingsRows(league({
+      standings: [
+        standing("Ana", 1, { division: 0, group: 0 }),
+        standing("Bo", 2, { division: 0, group: 0, movement: "down" }),
+        standing("Cy", 1, { division: 1, group: 0, movement: "up" }),
+        standing("Di", 1, { division: 1, group: 1, movement: "sideways" }),
+      ],
+    }), "bo");
+    const groups = state.groupsOf(rows);
+    assert.deepEqual(groups.map((g) => [g.division, g.group, g.rows.map((r) => r.name)]), [[1, 1, ["Ana", "Bo"]], [2, 1, ["Cy"]], [2, 2, ["Di"]]]);
+    assert.deepEqual(rows.map((r) => r.movement), [null, "down", "up", null], "only up or down");
+    assert.equal(rows[1].mine, true);
+    assert.equal(state.groupName(groups[2]), "Division 2 · Group B");
+  });
+  test("its games are never thrown open; the player's come first in the list", () => {
+    const games = [{ id: "g1", black: "X", white: "Y", status: "playing" }, { id: "g2", black: "Y", white: "Me", status: "playing" }];
+    const tour = league({ games, me: { joined: true, game: "g2" } });
+    assert.deepEqual(state.ownNewGame([], tour), { open: null, seen: [] });
+    assert.deepEqual(state.gamesFor(tour, "me").map((g) => g.id), ["g2", "g1"]);
+    assert.deepEqual(state.gamesFor(tour, null).map((g) => g.id), ["g1", "g2"]);
+    assert.equal(state.countdownWords(tour, 0), "Season under way: 2 games being played");
+  });
+  test("a running season takes players for the next; it has no pause", () => {
+    const a = state.actions(league(), true);
+    assert.equal(a.join, true);
+    assert.equal(a.nextSeason, true);
+    assert.equal(a.pause, false);
+    const swiss = state.actions({ ...arena(), kind: "swiss", status: "started" }, true);
+    assert.equal(swiss.join, false, "a Swiss under way takes nobody");
+    assert.equal(state.actions(league({ status: "created" }), true).nextSeason, false);
+  });
+});

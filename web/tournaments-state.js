@@ -26,12 +26,24 @@ export function playersText(n) {
 /** A clock as the lists write it: "3+2". */
 export const clockLabel = (clock) => (clock ? `${clock.minutes}+${clock.increment}` : "");
 
+/** A league's clock: "3 days a move", with the plural the language needs. */
+export function daysText(days) {
+  const form = new Intl.PluralRules(language()).select(days);
+  return t(form === "one" || form === "few" ? `tournament.days-a-move.${form}` : "tournament.days-a-move.other", { days });
+}
+
+/** The clock of a tournament's games as its facts write it: "3+2", or a league's days. */
+export const clockOf = (x) => (x.kind === "league" && x.days ? daysText(x.days) : clockLabel(x.clock));
+
 /** A tournament's name as shown: the site's own events ("Hourly 3+2 Arena", sent with
  * `every`) worded in the page's language, any other as its creator named it. `clock` is
  * the `{minutes, increment}` of its games. */
 export function titleOf(x, clock = x.clock) {
   const key = `tournament.site.${x.every}.${x.kind}`;
-  return x.every && x.kind && has(key) ? t(key, { clock: clockLabel(clock) }) : x.name;
+  // A league's name gives its board; where the board is not sent, the server's name stands.
+  if (x.kind === "league" && !x.size) return x.name;
+  const name = x.every && x.kind && has(key) ? t(key, { clock: clockLabel(clock), size: x.size }) : x.name;
+  return x.season ? t("tournament.season-of", { name, season: x.season }) : name;
 }
 
 /** The list's sections `[[name, tournaments]]`, running first: each the site's events first,
@@ -57,6 +69,7 @@ export function countdownTarget(tour) {
   if (tour.status === "finished") return { key: "tournament.countdown.finished" };
   if (tour.status === "created") return { key: "tournament.countdown.starts", at: tour.starts_at };
   if (tour.kind === "arena" && tour.ends_at) return { key: "tournament.countdown.ends", at: tour.ends_at };
+  if (tour.kind === "league") return { key: "tournament.countdown.league", round: pairings(tour).length };
   // While a round's games are played the next round is not yet due, whatever the time says.
   const playing = (tour.games ?? []).some((g) => g.status === "playing");
   if (tour.next_round_at && !playing) return { key: "tournament.countdown.next-round", at: tour.next_round_at };
@@ -77,7 +90,7 @@ export function countdownText(ms) {
 /** The countdown's words for `tour` at server time `now`: "Starts in 4:05", "Round 2 of 3". */
 export function countdownWords(tour, now) {
   const target = countdownTarget(tour);
-  if (target.at === undefined) return t(target.key, { round: target.round ?? 0, rounds: target.rounds ?? 0 });
+  if (target.at === undefined) return t(target.key, { round: target.round ?? 0, rounds: target.rounds ?? 0, n: target.round ?? 0 });
   if (target.at - now <= 0) return t(tour.status === "created" ? "tournament.countdown.starting" : "tournament.countdown.soon");
   return t(target.key, { time: countdownText(target.at - now) });
 }
@@ -119,15 +132,50 @@ export function standingsRows(tour, me) {
     paused: Boolean(s.paused),
     withdrawn: Boolean(s.withdrawn),
     mine: Boolean(me) && s.name.toLowerCase() === me.toLowerCase(),
+    division: s.division ?? null,
+    group: s.group ?? null,
+    movement: s.movement === "up" || s.movement === "down" ? s.movement : null,
   }));
 }
+
+/** A league's rows cut into its groups, top division first: `[{division, group, rows}]`
+ * (division and group counted from 1, as people count them); one group of all the rows
+ * for any other kind. */
+export function groupsOf(rows) {
+  const groups = [];
+  for (const row of rows) {
+    const division = (row.division ?? 0) + 1;
+    const group = (row.group ?? 0) + 1;
+    let last = groups.at(-1);
+    if (!last || last.division !== division || last.group !== group) {
+      last = { division, group, rows: [] };
+      groups.push(last);
+    }
+    last.rows.push(row);
+  }
+  return groups;
+}
+
+/** A group's name as people say it: "Division 1 · Group A". */
+export const groupName = (g) => t("tournament.group-name", { division: g.division, group: String.fromCharCode(64 + Math.min(g.group, 26)) });
 
 /** The games being played, the round's first (the current pairings). */
 export const pairings = (tour) => (tour.games ?? []).filter((g) => g.status === "playing");
 
+/** The games being played, the viewer's (`me`, a name or null) first. */
+export function gamesFor(tour, me) {
+  const games = pairings(tour);
+  if (!me) return games;
+  const lower = me.toLowerCase();
+  const mine = (g) => g.black.toLowerCase() === lower || g.white.toLowerCase() === lower;
+  return [...games.filter(mine), ...games.filter((g) => !mine(g))];
+}
+
 /** Whether the viewer's own new game was paired in `tour`: the game to open (or null) and
  * the games seen so far, this one added. A game seen before is never opened again. */
 export function ownNewGame(seen, tour) {
+  // A league's games all start at once and last days: none is thrown open at the player.
+  if (tour?.kind === "league") return { open: null, seen };
   const id = tour?.me?.game ?? null;
   if (!id || seen.includes(id)) return { open: null, seen };
   const game = (tour.games ?? []).find((g) => g.id === id);
@@ -150,13 +198,13 @@ export function rankNews(before, next, me) {
   return t("tournament.rank-changed", { rank: now, players: next.standings.length });
 }
 
-/** The buttons the viewer gets on `tour`: join (with the entry code's field when private),
- * withdraw, pause or resume (arena), start early (its creator, before the start); `login`
- * when only logging in would let them join. */
+/** The buttons the viewer gets on `tour`: join (with the entry code's field when private;
+ * a running league's for its next season), withdraw, pause or resume (arena), start early
+ * (its creator, before the start); `login` when only logging in would let them join. */
 export function actions(tour, loggedIn) {
   const me = tour.me;
   const open = tour.status !== "finished";
-  const lateForRounds = tour.kind !== "arena" && tour.status === "started";
+  const lateForRounds = !["arena", "league"].includes(tour.kind) && tour.status === "started";
   const inIt = Boolean(me?.joined) && !me?.withdrawn;
   return {
     login: !loggedIn && open && !lateForRounds,
@@ -166,6 +214,7 @@ export function actions(tour, loggedIn) {
     pause: loggedIn && tour.kind === "arena" && tour.status === "started" && inIt,
     paused: Boolean(me?.paused),
     start: loggedIn && tour.status === "created" && Boolean(me?.creator),
+    nextSeason: tour.kind === "league" && tour.status === "started",
   };
 }
 

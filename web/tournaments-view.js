@@ -6,7 +6,7 @@
 import { h } from "./dom.js";
 import { language, sizeText, t } from "./i18n.js";
 import { sizeChoices } from "./start-state.js";
-import { FORM_DEFAULTS, KINDS, actions, clockLabel, countdownWords, hasTiebreaks, pairings, playersText, relativeText, sections, standingsRows, titleOf } from "./tournaments-state.js";
+import { FORM_DEFAULTS, KINDS, actions, clockOf, countdownWords, gamesFor, groupName, groupsOf, hasTiebreaks, pairings, playersText, relativeText, sections, standingsRows, titleOf } from "./tournaments-state.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 
@@ -34,7 +34,7 @@ function whenText(at) {
 }
 
 /** "Arena · 3+2 · 8 × 8 · Rated" of a tournament. */
-export const factsText = (s) => [t(`tournament.kind.${s.kind}`), clockLabel(s.clock), sizeText(s.size), t(s.rated ? "tournament.rated" : "tournament.casual")].join(" · ");
+export const factsText = (s) => [t(`tournament.kind.${s.kind}`), clockOf(s), sizeText(s.size), t(s.rated ? "tournament.rated" : "tournament.casual")].join(" · ");
 
 /** A row of the list: name, marks, facts, players and the start (or the winner). */
 function summaryItem(s, section, now) {
@@ -169,9 +169,16 @@ export function listPage(loggedIn) {
   return { root, slots, form };
 }
 
-/** The small marks of a standings row: on fire, paused, withdrawn. */
+/** An arrow up or down, drawn; its words are the caller's. */
+const arrowIcon = (way) => svg("svg", { viewBox: "0 0 16 16", class: `icon arrow-icon ${way}`, "aria-hidden": "true" },
+  svg("path", { d: way === "up" ? "M8 2l6 7h-4v5H6V9H2z" : "M8 14l6-7h-4V2H6v5H2z" }));
+
+/** The small marks of a standings row: moving up or down (league), on fire, paused,
+ * withdrawn. */
 function marks(row) {
   return [
+    row.movement ? h("span", { class: `movement ${row.movement}`, title: t(`tournament.move.${row.movement}`), "data-movement": row.movement },
+      arrowIcon(row.movement), h("span", { class: "visually-hidden" }, t(`tournament.move.${row.movement}`))) : "",
     row.onFire ? h("span", { class: "flame", title: t("tournament.on-fire"), "data-on-fire": "" }, flameIcon(), h("span", { class: "visually-hidden" }, t("tournament.on-fire"))) : "",
     row.paused ? h("small", { class: "badge", "data-paused": "" }, t("tournament.paused")) : "",
     row.withdrawn ? h("small", { class: "badge", "data-withdrawn": "" }, t("tournament.withdrawn")) : "",
@@ -186,16 +193,35 @@ function resultMarks(results) {
     h("span", { class: "visually-hidden" }, results.map((r) => t(`tournament.result.${key(r)}`)).join(", ")));
 }
 
-/** The standings table of `tour` for viewer `me`. */
+/** The standings of `tour` for viewer `me`: one table, or a league's one per group. */
 function standingsTable(tour, me) {
   const rows = standingsRows(tour, me);
+  if (tour.kind !== "league" || !rows.length) {
+    const caption = t(`tournament.scoring.${tour.kind === "arena" || tour.kind === "swiss" ? tour.kind : "round-robin"}`);
+    return scrolling(table(tour, rows, caption), "standings-title");
+  }
+  return h("div", { class: "league-groups", "data-groups": "" },
+    h("p", { class: "muted" }, t("tournament.scoring.league")),
+    ...groupsOf(rows).map((g) => {
+      const id = `group-${g.division}-${g.group}`;
+      return h("section", { class: "league-group", "aria-labelledby": id, "data-group": `${g.division}-${g.group}` },
+        h("h3", { id }, groupName(g)), scrolling(table(tour, g.rows, groupName(g), true), id));
+    }));
+}
+
+/** A region of its own, reachable by keyboard, so a table wider than a phone scrolls. */
+const scrolling = (inner, labelledBy) => h("div", { class: "table-scroll", role: "region", tabindex: "0", "aria-labelledby": labelledBy }, inner);
+
+/** One standings table of `rows` under `caption` (for screen readers alone when a heading
+ * above says it already). */
+function table(tour, rows, caption, captionHidden = false) {
   const tiebreaks = hasTiebreaks(tour);
   const col = (text, cls = null, title = null) => h("th", { scope: "col", class: cls }, title ? h("abbr", { title }, text) : text);
   const head = h("tr", {}, col(t("tournament.col.rank")), col(t("tournament.col.player")), col(t("tournament.col.score")),
     col(t("tournament.col.games"), "optional"),
     ...(tiebreaks ? [col(t("tournament.col.buchholz-short"), null, t("tournament.col.buchholz")), col(t("tournament.col.sb-short"), null, t("tournament.col.sb"))] : [col(t("tournament.col.performance"), "optional")]),
     col(t("tournament.col.results"), "optional"));
-  const body = rows.map((r) => h("tr", { class: [r.mine ? "mine" : "", r.withdrawn ? "withdrawn" : ""].join(" ").trim() || null, "data-standing": r.name, "data-rank": String(r.rank) },
+  const body = rows.map((r) => h("tr", { class: [r.mine ? "mine" : "", r.withdrawn ? "withdrawn" : "", r.movement ?? ""].join(" ").trim() || null, "data-standing": r.name, "data-rank": String(r.rank) },
     h("td", {}, String(r.rank)),
     h("th", { scope: "row" }, h("a", { href: `/@/${encodeURIComponent(r.name)}` }, r.name), r.rating ? h("small", { class: "muted" }, ` ${Math.round(r.rating)}`) : "", ...marks(r)),
     h("td", { "data-score": String(r.score) }, String(r.score)),
@@ -204,17 +230,22 @@ function standingsTable(tour, me) {
       ? [h("td", { "data-buchholz": String(r.buchholz ?? "") }, r.buchholz ?? "–"), h("td", { "data-sb": String(r.sb ?? "") }, r.sb ?? "–")]
       : [h("td", { class: "optional" }, r.performance ?? "–")]),
     h("td", { class: "optional" }, resultMarks(r.results))));
-  const table = h("table", { class: "standings", "data-standings": "" },
-    h("caption", {}, t(tour.kind === "arena" ? "tournament.scoring.arena" : tour.kind === "swiss" ? "tournament.scoring.swiss" : "tournament.scoring.round-robin")),
+  return h("table", { class: "standings", "data-standings": "" },
+    h("caption", { class: captionHidden ? "visually-hidden" : null }, caption),
     h("thead", {}, head),
     h("tbody", {}, ...(body.length ? body : [h("tr", {}, h("td", { colspan: tiebreaks ? 7 : 6, class: "empty" }, t("tournament.no-players")))])));
-  // A region of its own, reachable by keyboard, so a table wider than a phone scrolls.
-  return h("div", { class: "table-scroll", role: "region", tabindex: "0", "aria-labelledby": "standings-title" }, table);
+}
+
+/** Who plays a running league from its next season. */
+function nextSeason(tour) {
+  const names = tour.waiting ?? [];
+  if (tour.kind !== "league" || !names.length) return "";
+  return h("p", { class: "muted", "data-next-season": "" }, t("tournament.next-season", { names: names.join(", ") }));
 }
 
 /** The games being played and the byes of `tour`. */
-function gamesSection(tour) {
-  const games = pairings(tour);
+function gamesSection(tour, me) {
+  const games = gamesFor(tour, me);
   // An arena's "rounds" are its pairing waves: no round a player would look for.
   const round = (g) => (g.round && tour.kind !== "arena" ? h("small", {}, t("tournament.round", { round: g.round })) : "");
   const list = h("ul", { class: "game-list", "data-pairings": "" },
@@ -273,12 +304,13 @@ export class TournamentView {
     const mine = tour.me;
     const inGame = Boolean(mine?.game) && pairings(tour).some((g) => g.id === mine.game);
     const waiting = tour.kind === "arena" && tour.status === "started" && mine?.joined && !mine.withdrawn && !mine.paused && !inGame;
-    const playing = inGame
-      ? h("p", { class: "notice your-game" }, h("a", { href: `/game/${mine.game}`, class: "button primary", "data-my-game": mine.game }, t("tournament.your-game")))
-      : waiting ? h("p", { class: "notice your-game", "data-waiting": "" }, t("tournament.waiting")) : "";
+    let playing = "";
+    if (mine?.waiting) playing = h("p", { class: "notice your-game", "data-season-waiting": "" }, t("tournament.season-waiting"));
+    else if (inGame) playing = h("p", { class: "notice your-game" }, h("a", { href: `/game/${mine.game}`, class: "button primary", "data-my-game": mine.game }, t(tour.kind === "league" ? "tournament.your-games" : "tournament.your-game")));
+    else if (waiting) playing = h("p", { class: "notice your-game", "data-waiting": "" }, t("tournament.waiting"));
     this.body.replaceChildren(podium(tour), playing,
-      h("div", { class: "tour-standings" }, h("h2", { id: "standings-title" }, t("tournament.standings")), standingsTable(tour, me)),
-      gamesSection(tour));
+      h("div", { class: "tour-standings" }, h("h2", { id: "standings-title" }, t("tournament.standings")), standingsTable(tour, me), nextSeason(tour)),
+      gamesSection(tour, me));
   }
 
   /** The countdown at server time `now`. */
@@ -303,7 +335,7 @@ export class TournamentView {
     const code = this.code;
     if (a.login) items.push(h("a", { href: "/account", class: "button primary", "data-tour-login": "" }, t("tournament.login-to-join")));
     if (a.code) items.push(h("label", { for: "entry-code" }, t("tournament.form.entry-code")), code);
-    if (a.join) items.push(button("join", t("tournament.join"), "primary"));
+    if (a.join) items.push(button("join", t(a.nextSeason ? "tournament.join-next" : "tournament.join"), "primary"));
     if (a.pause) items.push(button("pause", t(a.paused ? "tournament.resume" : "tournament.pause")));
     if (a.withdraw) items.push(button("withdraw", t("tournament.withdraw")));
     if (a.start) items.push(button("start", t("tournament.start-early")));

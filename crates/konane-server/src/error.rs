@@ -112,7 +112,7 @@ struct ErrorBody {
 
 impl ApiError {
     /// Every `error` code a body can carry.
-    pub const CODES: [&'static str; 42] = [
+    pub const CODES: [&'static str; 43] = [
         "bad_request",
         "bad_name",
         "bad_move",
@@ -154,6 +154,7 @@ impl ApiError {
         "started",
         "not_creator",
         "not_joined",
+        "no_pause",
         "too_many_tournaments",
     ];
 
@@ -200,7 +201,8 @@ impl ApiError {
                 | TournamentError::NotCreator => StatusCode::FORBIDDEN,
                 TournamentError::Finished
                 | TournamentError::Started
-                | TournamentError::NotJoined => StatusCode::CONFLICT,
+                | TournamentError::NotJoined
+                | TournamentError::NoPause => StatusCode::CONFLICT,
                 TournamentError::TooManyCreated(_) => StatusCode::TOO_MANY_REQUESTS,
             },
         }
@@ -423,6 +425,7 @@ mod tests {
                 TournamentError::Started,
                 TournamentError::NotCreator,
                 TournamentError::NotJoined,
+                TournamentError::NoPause,
                 TournamentError::TooManyCreated(1),
             ]
             .map(ApiError::Tournament),

@@ -964,6 +964,7 @@ async fn a_round_stored_from_two_instances_at_once_is_stored_once() {
                 min_games: None,
                 creator_name: None,
                 site_title: None,
+                season: None,
             },
             size: "8x8".parse().unwrap(),
             opening: "center-or-corner".parse().unwrap(),
@@ -984,4 +985,57 @@ async fn a_round_stored_from_two_instances_at_once_is_stored_once() {
         assert_eq!(two.tour_byes(&id).await.unwrap().len(), 1);
         assert_eq!(one.tournament(&id).await.unwrap().unwrap().round, 1);
     }
+}
+
+/// Two instances with one league in their schedules make its first season once, start it
+/// once (one set of games), and after its last game make the next season once with its
+/// players carried over once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn two_instances_run_a_league_season_once() {
+    use common::tournaments::{act, season, seat_token, show, start_now, until, with_league};
+    let Some(url) = database() else { return };
+    let a = with_league(1, Some(url.clone())).await;
+    let b = with_league(1, Some(url)).await;
+    let first = season(&a, 1, 10).await;
+    let id = first["id"].as_str().unwrap().to_string();
+    assert_eq!(
+        season(&b, 1, 10).await["id"],
+        first["id"],
+        "one first season"
+    );
+    let mut ps = fresh_players(&a, "Lg", 6).await;
+    for p in &mut ps {
+        let (status, body) = act(&b, p, &id, "join", json!({})).await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+    }
+    start_now(&a.database, &id).await;
+    until(&b, &id, 20, |t| t["status"] == "started").await;
+    // Both directors have had many ticks since: still one set of games.
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let t = show(&a, &id).await;
+    let games = t["games"].as_array().unwrap().clone();
+    assert_eq!(games.len(), 6 * 5, "one double round robin of six: {t:#}");
+    let mut by_name: std::collections::HashMap<String, common::Player> =
+        ps.into_iter().map(|p| (p.name.clone(), p)).collect();
+    for g in &games {
+        let game = g["id"].as_str().unwrap();
+        let loser = g["white"].as_str().unwrap();
+        let p = by_name.get_mut(loser).unwrap();
+        let token = seat_token(&b, p, game).await;
+        let (status, over) = b
+            .post(&format!("/api/games/{game}/resign"), Some(&token))
+            .await;
+        assert_eq!(status, StatusCode::OK, "{over}");
+    }
+    until(&a, &id, 20, |t| t["status"] == "finished").await;
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let (_, list) = a.json("/api/tournaments").await;
+    let seconds: Vec<&serde_json::Value> = list["upcoming"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|t| t["kind"] == "league" && t["season"] == 2)
+        .collect();
+    assert_eq!(seconds.len(), 1, "one second season: {list:#}");
+    assert_eq!(seconds[0]["players"], 6);
 }

@@ -18,7 +18,11 @@ async fn a_fresh_server_lists_the_sites_coming_events() {
     let (status, list) = s.json("/api/tournaments").await;
     assert_eq!(status, StatusCode::OK);
     let upcoming = list["upcoming"].as_array().unwrap();
-    assert_eq!(upcoming.len(), 6, "3 hourly, 2 daily, 1 weekly: {list:#}");
+    assert_eq!(
+        upcoming.len(),
+        7,
+        "3 hourly, 2 daily, 1 weekly, a league's first season: {list:#}"
+    );
     assert!(
         upcoming
             .iter()
@@ -50,6 +54,13 @@ async fn a_fresh_server_lists_the_sites_coming_events() {
         .find(|t| t["kind"] == "swiss")
         .expect("the weekly Swiss");
     assert_eq!(swiss["rounds"], 5);
+    let league = upcoming.last().expect("the league, latest");
+    assert_eq!(league["name"], "Monthly 8x8 League");
+    assert_eq!(
+        (&league["kind"], &league["days"]),
+        (&json!("league"), &json!(3))
+    );
+    assert_eq!(league["season"], 1);
     assert!(list["running"].as_array().unwrap().is_empty());
 }
 

@@ -34,6 +34,28 @@ pub type Divisions = Vec<Vec<Vec<usize>>>;
 const GROUP_MIN: usize = 6;
 const GROUP_MAX: usize = 10;
 
+/// Which way a player moves at a season's end.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Move {
+    /// Up a division.
+    Up,
+    /// Down a division.
+    Down,
+}
+
+/// Where the player at `place` (0 first) of a group of `size` in division `division` (of
+/// `divisions`, 0 at the top) moves at the season's end, by rule 1; none: it stays.
+pub fn movement(division: usize, divisions: usize, size: usize, place: usize) -> Option<Move> {
+    let moves = if size >= 4 { 2 } else { size / 2 };
+    if division > 0 && place < moves {
+        Some(Move::Up)
+    } else if division + 1 < divisions && place + moves >= size && place < size {
+        Some(Move::Down)
+    } else {
+        None
+    }
+}
+
 /// The next season: in every group (its final order given by `standings` of its games),
 /// the top two move up a division (not from the top one), the bottom two down (not from the
 /// lowest); newcomers enter the lowest division; then each division is dealt into groups of
@@ -47,14 +69,11 @@ pub fn next_season(order: &Divisions, newcomers: &[usize]) -> Divisions {
     let mut pools: Vec<Vec<(u8, usize, usize, usize)>> = vec![Vec::new(); count];
     for (d, groups) in order.iter().enumerate() {
         for (g, group) in groups.iter().enumerate() {
-            let moves = if group.len() >= 4 { 2 } else { group.len() / 2 };
             for (place, &player) in group.iter().enumerate() {
-                if d > 0 && place < moves {
-                    pools[d - 1].push((0, place, g, player));
-                } else if d < lowest && place >= group.len() - moves {
-                    pools[d + 1].push((2, place, g, player));
-                } else {
-                    pools[d].push((1, place, g, player));
+                match movement(d, count, group.len(), place) {
+                    Some(Move::Up) => pools[d - 1].push((0, place, g, player)),
+                    Some(Move::Down) => pools[d + 1].push((2, place, g, player)),
+                    None => pools[d].push((1, place, g, player)),
                 }
             }
         }

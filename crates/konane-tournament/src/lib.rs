@@ -15,7 +15,7 @@ mod swiss;
 pub use arena::{ArenaCandidate, ArenaScore, arena_points, pair_arena, performance};
 pub use berger::round_robin;
 pub use konane_core::Color;
-pub use league::{Divisions, first_season, next_season};
+pub use league::{Divisions, Move, first_season, movement, next_season};
 pub use round::{Bye, Played, Round};
 pub use standings::{Standing, standings};
 pub use swiss::{SwissEntrant, pair_swiss};

@@ -135,3 +135,33 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn movement_names_who_goes_up_and_down() {
+    use konane_tournament::{Move, movement};
+    // A middle division's group of 8: two up, two down, four stay.
+    let moves: Vec<_> = (0..8).map(|p| movement(1, 3, 8, p)).collect();
+    assert_eq!(
+        moves,
+        [
+            Some(Move::Up),
+            Some(Move::Up),
+            None,
+            None,
+            None,
+            None,
+            Some(Move::Down),
+            Some(Move::Down)
+        ]
+    );
+    // The top division: nobody up; the lowest: nobody down.
+    assert_eq!(movement(0, 3, 8, 0), None);
+    assert_eq!(movement(0, 3, 8, 7), Some(Move::Down));
+    assert_eq!(movement(2, 3, 8, 7), None);
+    assert_eq!(movement(2, 3, 8, 1), Some(Move::Up));
+    // A group of three: one each way.
+    assert_eq!(movement(1, 3, 3, 1), None);
+    assert_eq!(movement(1, 3, 3, 2), Some(Move::Down));
+    // A single division: nobody moves.
+    assert!((0..10).all(|p| movement(0, 1, 10, p).is_none()));
+}

@@ -602,3 +602,135 @@ async fn a_swiss_of_five_runs_to_its_podium() {
     .await;
     screenshot(&c, "tournaments-profile-trophy-desktop").await;
 }
+
+/// Moves a tournament's start to now in the server's database, as if its day had come.
+async fn start_now(database: &str, id: &str) {
+    sqlx::any::install_default_drivers();
+    let pool = sqlx::AnyPool::connect(database).await.unwrap();
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis() as i64;
+    sqlx::query("UPDATE tournaments SET starts_at = $1 WHERE id = $2")
+        .bind(now)
+        .bind(id)
+        .execute(&pool)
+        .await
+        .unwrap();
+}
+
+#[tokio::test]
+async fn a_league_season_shows_its_groups_and_who_moves() {
+    if !browsers_present() {
+        return;
+    }
+    let rig = rig("tour-league");
+    let base = rig.base.clone();
+    let http = reqwest::Client::new();
+    let list = get(&http, &base, None, "/api/tournaments").await;
+    let league = list["upcoming"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["kind"] == "league")
+        .cloned()
+        .expect("the site's monthly league");
+    let id = league["id"].as_str().unwrap().to_string();
+    let mut players = BTreeMap::new();
+    for i in 0..12 {
+        let name = format!("Lea{i:02}");
+        // The server takes only a few new accounts from one address.
+        let from = reqwest::Client::builder()
+            .local_address(std::net::IpAddr::from([127, 0, 2, i + 2]))
+            .build()
+            .unwrap();
+        let p = api_player(&from, &base, &name).await;
+        let (status, answer) = post(
+            &http,
+            &base,
+            &p,
+            &format!("/api/tournaments/{id}/join"),
+            json!({}),
+        )
+        .await;
+        assert_eq!(status, 200, "{name} joins: {answer}");
+        players.insert(name, p);
+    }
+    start_now(&rig.database(), &id).await;
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    let t = loop {
+        let t = get(&http, &base, None, &format!("/api/tournaments/{id}")).await;
+        if t["status"] == "started" {
+            break t;
+        }
+        assert!(std::time::Instant::now() < deadline, "never started: {t}");
+        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    };
+    // Half the season played: every game of the first five rounds ends.
+    let first_half = json!({"games": t["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|g| g["round"].as_u64().unwrap() <= 5)
+        .collect::<Vec<_>>()});
+    let ended = resign_round(&http, &base, &players, &first_half).await;
+    assert_eq!(ended, 30, "two groups of six, three games a round each");
+
+    // A newcomer joins the running season through the page: they play from the next.
+    let c = rig.browser("league-newcomer", 1280, 900).await;
+    register(&c, &base, "Newcomer").await;
+    c.goto(&format!("{base}/tournaments/{id}")).await.unwrap();
+    wait_for(&c, "[data-group='1-1'] [data-standing='Lea00']", 20).await;
+    assert_eq!(
+        text(&c, "[data-tour-action='join']").await,
+        "Join for the next season"
+    );
+    click(&c, "[data-tour-action='join']").await;
+    wait_for(&c, "[data-season-waiting]", 20).await;
+    wait_for(&c, "[data-next-season]", 20).await;
+    // Two groups, the first player of each on top; the lower group's top two are to go up,
+    // the upper group's last two down.
+    let groups = c.find_all(Locator::Css("[data-group]")).await.unwrap();
+    assert_eq!(groups.len(), 2);
+    assert_eq!(
+        attr(&c, "[data-group='1-1'] [data-standing='Lea05']", "class")
+            .await
+            .as_deref(),
+        Some("down")
+    );
+    assert_eq!(
+        attr(
+            &c,
+            "[data-group='2-1'] [data-standing='Lea06'] [data-movement]",
+            "data-movement"
+        )
+        .await
+        .as_deref(),
+        Some("up")
+    );
+    assert_eq!(shown_score(&c, "Lea00").await, "5");
+    screenshot(&c, "tournaments-league-desktop-light").await;
+    check_accessibility(&c, "a league season (desktop)").await;
+    for (code, w, h, scheme) in [("cs", 390, 844, "dark"), ("de", 1280, 900, "dark")] {
+        let tag = if w > 400 { "desktop" } else { "phone" };
+        let v = rig
+            .browser_speaking(&format!("league-{code}-{tag}"), w, h, code)
+            .await;
+        emulate(&v, scheme, "reduce").await;
+        v.goto(&format!("{base}/tournaments/{id}")).await.unwrap();
+        wait_for(&v, "[data-group='2-1'] [data-standing='Lea11']", 20).await;
+        let words = strings(code);
+        let group = words["tournament.group-name"].as_str().unwrap();
+        let shown = text(&v, "[data-group='1-1'] h3").await;
+        assert_eq!(
+            shown,
+            group.replace("{division}", "1").replace("{group}", "A"),
+            "the group named in {code}"
+        );
+        assert_fits(&v, &format!("a league season ({code}, {tag})")).await;
+        screenshot(&v, &format!("tournaments-league-{code}-{tag}-{scheme}")).await;
+        check_accessibility(&v, &format!("a league season ({code}, {tag}, {scheme})")).await;
+        assert_no_console_errors(&v, &format!("the league's page ({code})")).await;
+    }
+    assert_no_console_errors(&c, "the league's page").await;
+}

@@ -209,6 +209,9 @@ async fn pause(
     LoggedIn(me, _): LoggedIn,
     ApiJson(Empty {}): ApiJson<Empty>,
 ) -> Result<Json<TournamentView>, ApiError> {
+    if let Format::League { .. } = tournament(&state, &id).await?.settings.format {
+        return Err(TournamentError::NoPause.into());
+    }
     let entrants = state.store.entrants(&id).await?;
     let status = match entrants
         .iter()

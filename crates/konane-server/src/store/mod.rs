@@ -14,6 +14,7 @@ pub mod accounts;
 pub(crate) mod db;
 pub mod direct;
 mod games;
+pub mod leagues;
 pub mod puzzles;
 pub mod results;
 pub mod row;

@@ -14,7 +14,7 @@ use crate::tournaments::model::{
     EntryStatus, Format, Phase, Settings, TourBye, TourGame, Tournament,
 };
 
-const COLUMNS: &str =
+pub(crate) const COLUMNS: &str =
     "id, status, by_site, created_by, data, round, version, starts_at, ends_at, finished_at";
 
 /// A game paired in a tournament, with its players' accounts (Black's, White's).
@@ -158,7 +158,8 @@ impl Store {
         id: &str,
     ) -> Result<Vec<crate::tournaments::model::Entrant>, StoreError> {
         let rows = sqlx::query(
-            "SELECT account_id, name, rating, status, seat, missed, place, joined_at FROM tournament_players \
+            "SELECT account_id, name, rating, status, seat, missed, place, joined_at, division, group_no \
+             FROM tournament_players \
              WHERE tournament_id = $1 ORDER BY joined_at, account_id",
         )
         .bind(id)
@@ -170,6 +171,8 @@ impl Store {
                 let seat: Option<i64> = r.try_get("seat")?;
                 let missed: i64 = r.try_get("missed")?;
                 let place: Option<i64> = r.try_get("place")?;
+                let division: Option<i64> = r.try_get("division")?;
+                let group: Option<i64> = r.try_get("group_no")?;
                 Ok(crate::tournaments::model::Entrant {
                     account: r.try_get("account_id")?,
                     name: r.try_get("name")?,
@@ -177,6 +180,7 @@ impl Store {
                     status: EntryStatus::parse(&status)
                         .ok_or_else(|| corrupt_row(id, format!("entry status {status}")))?,
                     seat: seat.map(|s| s as u32),
+                    group: division.zip(group).map(|(d, g)| (d as u32, g as u32)),
                     missed: missed as u32,
                     place: place.map(|p| p as u32),
                     joined_at: r.try_get("joined_at")?,
@@ -239,7 +243,8 @@ impl Store {
 
     /// Enters `account` (or brings it back, active) while the tournament takes players:
     /// before its start, and after it an arena until its end, a Swiss until round 1 is
-    /// paired (a round robin's table is fixed at the start). False when it takes nobody.
+    /// paired (a round robin's table is fixed at the start), a league's season throughout
+    /// (for the next season, when it has started). False when it takes nobody.
     pub async fn enter(
         &self,
         id: &str,
@@ -251,7 +256,7 @@ impl Store {
         let mut tx = self.pool().begin().await?;
         let open = sqlx::query(
             "UPDATE tournaments SET version = version + 1 WHERE id = $1 AND (status = 'created' \
-             OR (status = 'started' AND (kind = 'arena' OR (kind = 'swiss' AND round = 0))))",
+             OR (status = 'started' AND (kind IN ('arena', 'league') OR (kind = 'swiss' AND round = 0))))",
         )
         .bind(id)
         .execute(&mut *tx)
@@ -391,20 +396,7 @@ impl Store {
             return Ok(false);
         }
         for p in pairings {
-            insert_query(&p.game, now)?.execute(&mut *tx).await?;
-            link_accounts(&mut tx, &p.game).await?;
-            sqlx::query(
-                "INSERT INTO tournament_games (game_id, tournament_id, round, black, white, winner, absent, created_at, ended_at) \
-                 VALUES ($1, $2, $3, $4, $5, NULL, 0, $6, NULL)",
-            )
-            .bind(&p.game.id)
-            .bind(id)
-            .bind(i64::from(round))
-            .bind(&p.accounts[0])
-            .bind(&p.accounts[1])
-            .bind(now)
-            .execute(&mut *tx)
-            .await?;
+            insert_paired(&mut tx, id, round, p, now).await?;
         }
         for account in byes {
             sqlx::query("INSERT INTO tournament_byes (tournament_id, round, account_id) VALUES ($1, $2, $3)")
@@ -487,10 +479,35 @@ impl Store {
     }
 }
 
+/// Stores a paired game and its place in tournament `id` as a game of `round`.
+pub(crate) async fn insert_paired(
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+    id: &str,
+    round: u32,
+    p: &Pairing,
+    now: i64,
+) -> Result<(), StoreError> {
+    insert_query(&p.game, now)?.execute(&mut **tx).await?;
+    link_accounts(tx, &p.game).await?;
+    sqlx::query(
+        "INSERT INTO tournament_games (game_id, tournament_id, round, black, white, winner, absent, created_at, ended_at) \
+         VALUES ($1, $2, $3, $4, $5, NULL, 0, $6, NULL)",
+    )
+    .bind(&p.game.id)
+    .bind(id)
+    .bind(i64::from(round))
+    .bind(&p.accounts[0])
+    .bind(&p.accounts[1])
+    .bind(now)
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
+}
+
 /// Whether every player of `pairings` is still in tournament `id` (and, `only_active`, not
 /// paused), read after the tournament's row is locked: a pause or a withdrawal that came
 /// while the pairing was computed is seen here.
-async fn still_playing(
+pub(crate) async fn still_playing(
     tx: &mut sqlx::Transaction<'_, sqlx::Any>,
     id: &str,
     pairings: &[Pairing],
@@ -582,7 +599,7 @@ pub(crate) async fn record_result(
     Ok(())
 }
 
-fn tournament_of(r: &AnyRow) -> Result<Tournament, StoreError> {
+pub(crate) fn tournament_of(r: &AnyRow) -> Result<Tournament, StoreError> {
     let id: String = r.try_get("id")?;
     let corrupt = |m: String| corrupt_row(&id, m);
     let status: String = r.try_get("status")?;

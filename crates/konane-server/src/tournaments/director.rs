@@ -16,7 +16,7 @@ use crate::players::name::PlayerName;
 use crate::state::{AppState, Shared};
 use crate::store::tournaments::Pairing;
 use crate::time;
-use crate::tournaments::model::{EntryStatus, Format, Phase, Tournament};
+use crate::tournaments::model::{Entrant, EntryStatus, Format, Phase, Tournament};
 use crate::tournaments::standings::Loaded;
 
 /// How often the schedule is looked at (ms).
@@ -97,6 +97,8 @@ impl AppState {
             return Ok(());
         };
         match (t.phase, t.settings.format) {
+            (Phase::Created, Format::League { .. }) => self.start_season(&loaded, now).await,
+            (Phase::Started, Format::League { .. }) => self.season_step(&loaded, now).await,
             (Phase::Created, _) => self.start(&loaded, now).await,
             (Phase::Started, Format::Arena { .. }) => self.arena_step(&loaded, now).await,
             (Phase::Started, _) => self.round_step(&loaded, now).await,
@@ -108,7 +110,7 @@ impl AppState {
     /// robin with fewer than two players ends at once, as nobody can play.
     pub async fn start(&self, l: &Loaded, now: i64) -> Result<(), ApiError> {
         let t = &l.tournament;
-        let active: Vec<&crate::tournaments::model::Entrant> = l
+        let active: Vec<&Entrant> = l
             .entrants
             .iter()
             .filter(|e| e.status == EntryStatus::Active)
@@ -312,41 +314,9 @@ impl AppState {
         let t = &l.tournament;
         let mut pairings = Vec::with_capacity(pairs.len());
         for &(b, w) in pairs {
-            let mut seats: [Seat; 2] = Default::default();
-            for (color, i) in [(Color::Black, b), (Color::White, w)] {
-                let e = &l.entrants[i];
-                seats[color.index()] = Seat {
-                    token: Some(token()?),
-                    engine: false,
-                    name: PlayerName::parse(&e.name).ok(),
-                    account: Some(e.account.clone()),
-                    rating: None,
-                };
-            }
-            let mut game = ServedGame::new(NewGame {
-                id: random_id()?,
-                mode: Mode::Open,
-                level: None,
-                seats,
-                game: Game::new(t.size, t.opening),
-                clock: Some(t.clock()),
-                now,
-                client: None,
-                rated: t.rated(),
-                engine_host: EngineHost::Server,
-                challenge: None,
-                tournament: Some(TournamentLink {
-                    id: t.id.clone(),
-                    name: t.settings.name.clone(),
-                    kind: Some(t.settings.format.kind().to_string()),
-                    every: t.settings.site_title,
-                }),
-            });
-            self.store.rate_seats(&mut game).await?;
-            pairings.push(Pairing {
-                game,
-                accounts: [l.entrants[b].account.clone(), l.entrants[w].account.clone()],
-            });
+            let mut p = new_pairing(t, &l.entrants[b], &l.entrants[w], now)?;
+            self.store.rate_seats(&mut p.game).await?;
+            pairings.push(p);
         }
         // A round robin pairs its paused players too (their clocks run); the others, the
         // active ones only.
@@ -368,13 +338,8 @@ impl AppState {
     }
 
     /// Ends a tournament with its final ranks.
-    async fn finish(&self, l: &Loaded, now: i64) -> Result<(), ApiError> {
-        let places: Vec<(String, u32)> = l
-            .table()
-            .iter()
-            .filter(|line| line.games > 0 || line.results.contains(&'b'))
-            .map(|line| (l.entrants[line.entrant].account.clone(), line.rank))
-            .collect();
+    pub(crate) async fn finish(&self, l: &Loaded, now: i64) -> Result<(), ApiError> {
+        let places = l.final_places();
         if self
             .store
             .finish_tournament(&l.tournament.id, &places, now)
@@ -391,6 +356,49 @@ impl AppState {
         }
         Ok(())
     }
+}
+
+/// A new game of tournament `t` between two of its players, Black first, its clock
+/// running from `now`.
+pub(crate) fn new_pairing(
+    t: &Tournament,
+    black: &Entrant,
+    white: &Entrant,
+    now: i64,
+) -> Result<Pairing, ApiError> {
+    let mut seats: [Seat; 2] = Default::default();
+    for (color, e) in [(Color::Black, black), (Color::White, white)] {
+        seats[color.index()] = Seat {
+            token: Some(token()?),
+            engine: false,
+            name: PlayerName::parse(&e.name).ok(),
+            account: Some(e.account.clone()),
+            rating: None,
+        };
+    }
+    let game = ServedGame::new(NewGame {
+        id: random_id()?,
+        mode: Mode::Open,
+        level: None,
+        seats,
+        game: Game::new(t.size, t.opening),
+        clock: Some(t.clock()),
+        now,
+        client: None,
+        rated: t.rated(),
+        engine_host: EngineHost::Server,
+        challenge: None,
+        tournament: Some(TournamentLink {
+            id: t.id.clone(),
+            name: t.settings.name.clone(),
+            kind: Some(t.settings.format.kind().to_string()),
+            every: t.settings.site_title,
+        }),
+    });
+    Ok(Pairing {
+        game,
+        accounts: [black.account.clone(), white.account.clone()],
+    })
 }
 
 /// Directs the tournaments every `tournament_every_ms`, and at once when woken.

@@ -33,6 +33,9 @@ pub enum TournamentError {
     /// The player is not in the tournament (409).
     #[error("you are not in this tournament")]
     NotJoined,
+    /// A league has no pause: its games all run at once (409).
+    #[error("a league cannot be paused: resign or withdraw instead")]
+    NoPause,
     /// One account may run only so many tournaments not yet finished (429).
     #[error("you have {0} tournaments waiting or running: let one finish first")]
     TooManyCreated(usize),
@@ -50,6 +53,7 @@ impl TournamentError {
             TournamentError::Started => "started",
             TournamentError::NotCreator => "not_creator",
             TournamentError::NotJoined => "not_joined",
+            TournamentError::NoPause => "no_pause",
             TournamentError::TooManyCreated(_) => "too_many_tournaments",
         }
     }

@@ -13,4 +13,7 @@ pub enum Every {
     Day,
     /// Every week, on `weekday` at `hour`:`minute` UTC.
     Week,
+    /// Every month, on its first day at `hour`:`minute` UTC (a league: its seasons start
+    /// on the first of a month).
+    Month,
 }

@@ -27,6 +27,12 @@ pub enum Format {
         /// Twice, colours swapped.
         double: bool,
     },
+    /// A season of a correspondence league: divisions dealt into groups of 6 to 10, each a
+    /// double round robin whose games all run at once, `days` a move.
+    League {
+        /// Days for each move.
+        days: u32,
+    },
 }
 
 impl Format {
@@ -36,12 +42,13 @@ impl Format {
             Format::Arena { .. } => "arena",
             Format::Swiss { .. } => "swiss",
             Format::RoundRobin { .. } => "round-robin",
+            Format::League { .. } => "league",
         }
     }
 
-    /// Whether it is played in rounds that all start together (Swiss, round robin).
+    /// Whether it is played in rounds that start one after another (Swiss, round robin).
     pub fn in_rounds(&self) -> bool {
-        !matches!(self, Format::Arena { .. })
+        matches!(self, Format::Swiss { .. } | Format::RoundRobin { .. })
     }
 }
 
@@ -111,6 +118,34 @@ pub struct Settings {
     /// so pages word its name in their language.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub site_title: Option<Every>,
+    /// A league's season: which league and which season of it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub season: Option<Season>,
+}
+
+/// A season of a league: the seasons of one league share its `league` key and follow one
+/// another, each made when the one before ends.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct Season {
+    /// The league's key (its schedule rule's title).
+    pub league: String,
+    /// 1 for the first season.
+    pub number: u32,
+}
+
+impl Season {
+    /// The store's key of this season, unique, so that it is made once.
+    pub fn key(&self) -> String {
+        format!("league:{}#{}", self.league, self.number)
+    }
+
+    /// The season after this one.
+    pub fn next(&self) -> Season {
+        Season {
+            league: self.league.clone(),
+            number: self.number + 1,
+        }
+    }
 }
 
 /// A player's part in a tournament.
@@ -156,8 +191,11 @@ pub struct Entrant {
     pub rating: f64,
     /// Playing, paused or gone.
     pub status: EntryStatus,
-    /// Its number in a round robin's table, from the start.
+    /// Its number in a round robin's table (a league: in its group's), from the start.
     pub seat: Option<u32>,
+    /// A league's division (0 at the top) and group in it, from the season's start; none
+    /// for a player who joined a running season, who plays from the next.
+    pub group: Option<(u32, u32)>,
     /// Games lost in a row without a move.
     pub missed: u32,
     /// Final rank, once the tournament is over.
@@ -228,7 +266,10 @@ pub struct Tournament {
 impl Tournament {
     /// A fresh clock for each of its games.
     pub fn clock(&self) -> ClockState {
-        ClockState::new(self.settings.initial_ms, self.settings.increment_ms)
+        match self.settings.format {
+            Format::League { days } => ClockState::per_move_days(i64::from(days)),
+            _ => ClockState::new(self.settings.initial_ms, self.settings.increment_ms),
+        }
     }
 
     /// The rating category its games count in, if rated games of its kind exist.
@@ -242,12 +283,13 @@ impl Tournament {
     }
 
     /// Whether it takes new players now: before its start; after it an arena until its
-    /// end and a Swiss until round 1 is paired (a round robin's table is fixed at the start).
+    /// end, a Swiss until round 1 is paired (a round robin's table is fixed at the start),
+    /// and a league season throughout (who joins a running season plays from the next).
     pub fn open_for_entry(&self) -> bool {
         match (self.phase, self.settings.format) {
             (Phase::Finished, _) => false,
             (Phase::Created, _) => true,
-            (Phase::Started, Format::Arena { .. }) => true,
+            (Phase::Started, Format::Arena { .. } | Format::League { .. }) => true,
             (Phase::Started, Format::Swiss { .. }) => self.round == 0,
             (Phase::Started, Format::RoundRobin { .. }) => false,
         }
@@ -266,6 +308,7 @@ impl Tournament {
                 };
                 Some((once * if double { 2 } else { 1 }) as u32)
             }
+            Format::League { .. } => None,
         }
     }
 }

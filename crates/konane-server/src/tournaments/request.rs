@@ -150,6 +150,7 @@ impl CreateTournament {
                 min_games: self.min_games,
                 creator_name: Some(creator.as_str().to_string()),
                 site_title: None,
+                season: None,
             },
             starts_in_ms: starts_in_s * 1000,
         })

@@ -4,8 +4,9 @@
 
 use serde::Deserialize;
 
+use crate::tournaments::calendar;
 pub use crate::tournaments::every::Every;
-use crate::tournaments::model::{Format, Settings};
+use crate::tournaments::model::{Format, Season, Settings};
 
 const HOUR_MS: i64 = 3_600_000;
 const DAY_MS: i64 = 24 * HOUR_MS;
@@ -40,9 +41,11 @@ pub struct Rule {
     /// word in their language.
     #[serde(default)]
     pub name: Option<String>,
-    /// Kind and length: `{"kind": "arena", "minutes": 30}`, `{"kind": "swiss", "rounds": 5}`.
+    /// Kind and length: `{"kind": "arena", "minutes": 30}`, `{"kind": "swiss", "rounds": 5}`,
+    /// `{"kind": "league", "days": 3}`.
     pub format: Format,
-    /// Minutes on each clock.
+    /// Minutes on each clock (a league's clock is its days a move).
+    #[serde(default)]
     pub minutes: f64,
     /// Seconds added a move.
     #[serde(default)]
@@ -122,8 +125,8 @@ pub struct Coming {
 }
 
 impl Schedule {
-    /// The schedule a fresh server runs: an hourly 3+2 arena, a daily 6+0 arena and a
-    /// weekly 10+5 Swiss.
+    /// The schedule a fresh server runs: an hourly 3+2 arena, a daily 6+0 arena, a
+    /// weekly 10+5 Swiss and a monthly 8x8 correspondence league at 3 days a move.
     pub fn site_default() -> Schedule {
         let rule = |format, minutes, increment, every, hour, weekday, ahead| Rule {
             name: None,
@@ -168,6 +171,15 @@ impl Schedule {
                     Some(Weekday::Sat),
                     1,
                 ),
+                rule(
+                    Format::League { days: 3 },
+                    0.0,
+                    0.0,
+                    Every::Month,
+                    12,
+                    None,
+                    1,
+                ),
             ],
         }
     }
@@ -186,8 +198,16 @@ impl Schedule {
             {
                 return Err(bad("a name of 1 to 60 characters"));
             }
-            if !(r.minutes > 0.0 && r.minutes <= 180.0 && (0.0..=60.0).contains(&r.increment)) {
+            let league = matches!(r.format, Format::League { .. });
+            let clock_ok =
+                r.minutes > 0.0 && r.minutes <= 180.0 && (0.0..=60.0).contains(&r.increment);
+            if !league && !clock_ok {
                 return Err(bad("0 to 180 minutes and 0 to 60 seconds of increment"));
+            }
+            if league && r.every != Every::Month {
+                return Err(bad(
+                    "a league's seasons start monthly (\"every\": \"month\")",
+                ));
             }
             if r.minute > 59 || r.hour > 23 {
                 return Err(bad("minute 0-59, hour 0-23"));
@@ -210,16 +230,28 @@ impl Schedule {
                 Format::Swiss { rounds } if !(1..=15).contains(&rounds) => {
                     return Err(bad("a Swiss of 1 to 15 rounds"));
                 }
+                Format::League { days } if !(1..=14).contains(&days) => {
+                    return Err(bad("a league of 1 to 14 days a move"));
+                }
                 _ => {}
             }
         }
         Ok(schedule)
     }
 
-    /// The events that should exist at `now`: each rule's next `ahead` starts.
+    /// The events that should exist at `now`: each rule's next `ahead` starts; a league's
+    /// first season (each later season is made when the one before it ends).
     pub fn coming(&self, now: i64) -> Vec<Coming> {
         let mut out = Vec::new();
         for rule in &self.rules {
+            if let Some(season) = &rule.settings().season {
+                out.push(Coming {
+                    key: season.key(),
+                    settings: rule.settings(),
+                    starts_at: rule.next_start(now),
+                });
+                continue;
+            }
             let mut start = rule.next_start(now);
             for _ in 0..rule.ahead {
                 out.push(Coming {
@@ -248,6 +280,7 @@ impl Rule {
                 let monday = (7 - EPOCH_WEEKDAY) % 7;
                 (7 * DAY_MS, (monday + day) % 7 * DAY_MS + hour + minute)
             }
+            Every::Month => return calendar::first_of_month_at(now, hour + minute),
         };
         let base = (now - offset).div_euclid(period) * period + offset;
         if base >= now { base } else { base + period }
@@ -262,22 +295,40 @@ impl Rule {
             Every::Hour => "Hourly",
             Every::Day => "Daily",
             Every::Week => "Weekly",
+            Every::Month => "Monthly",
         };
         let kind = match self.format {
             Format::Arena { .. } => "Arena",
             Format::Swiss { .. } => "Swiss",
             Format::RoundRobin { .. } => "Round Robin",
+            Format::League { .. } => return format!("{every} {} League", self.size),
         };
         format!("{every} {}+{} {kind}", self.minutes, self.increment)
     }
 
     fn settings(&self) -> Settings {
+        let (initial_ms, increment_ms, season) = match self.format {
+            Format::League { days } => (
+                i64::from(days) * DAY_MS,
+                0,
+                Some(Season {
+                    league: self.title(),
+                    number: 1,
+                }),
+            ),
+            _ => (
+                (self.minutes * 60_000.0).round() as i64,
+                (self.increment * 1000.0).round() as i64,
+                None,
+            ),
+        };
         Settings {
             name: self.title(),
             site_title: self.name.is_none().then_some(self.every),
             format: self.format,
-            initial_ms: (self.minutes * 60_000.0).round() as i64,
-            increment_ms: (self.increment * 1000.0).round() as i64,
+            initial_ms,
+            increment_ms,
+            season,
             size: self.size.clone(),
             opening: self.opening.clone(),
             rated: self.rated,
@@ -315,11 +366,22 @@ mod tests {
     #[test]
     fn the_default_lists_its_coming_events_once_each() {
         let coming = Schedule::site_default().coming(NOW);
-        assert_eq!(coming.len(), 3 + 2 + 1);
+        assert_eq!(coming.len(), 3 + 2 + 1 + 1);
         let mut keys: Vec<_> = coming.iter().map(|c| c.key.clone()).collect();
         keys.sort();
         keys.dedup();
-        assert_eq!(keys.len(), 6);
+        assert_eq!(keys.len(), 7);
+        let league = coming.last().expect("the league");
+        assert_eq!(league.key, "league:Monthly 8x8 League#1");
+        assert_eq!(league.starts_at, 1_798_804_800_000, "1 January 2027, 12:00");
+        assert_eq!(
+            Schedule::site_default().coming(league.starts_at + 1).last(),
+            Some(&Coming {
+                starts_at: 1_801_483_200_000,
+                ..league.clone()
+            }),
+            "the first season's key stays, whenever it is asked"
+        );
         assert!(coming.iter().all(|c| c.starts_at >= NOW));
         assert_eq!(coming[1].starts_at - coming[0].starts_at, HOUR_MS);
     }
@@ -335,5 +397,14 @@ mod tests {
         let e = Schedule::from_json(weekly).expect_err("no weekday");
         assert!(e.to_string().contains("weekday"), "{e}");
         assert!(Schedule::from_json("{}").is_err());
+        let league = r#"{"rules": [{"format": {"kind": "league", "days": 2}, "every": "month"}]}"#;
+        let s = Schedule::from_json(league).expect("a league");
+        assert_eq!(s.rules[0].title(), "Monthly 8x8 League");
+        let weekly_league = r#"{"rules": [{"format": {"kind": "league", "days": 2},
+            "every": "week", "weekday": "mon"}]}"#;
+        let e = Schedule::from_json(weekly_league).expect_err("leagues are monthly");
+        assert!(e.to_string().contains("monthly"), "{e}");
+        let long = r#"{"rules": [{"format": {"kind": "league", "days": 30}, "every": "month"}]}"#;
+        assert!(Schedule::from_json(long).is_err());
     }
 }

@@ -2,7 +2,7 @@
 //! streaks and performance, ranks. Pure: the arithmetic is `konane-tournament`'s, the
 //! mapping from accounts to its player numbers is here.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 
 use konane_core::Color;
 use konane_tournament as pairing;
@@ -30,6 +30,10 @@ pub struct Line {
     pub streak: Option<bool>,
     /// Each game in order: `w`, `l`, `b` (a bye), `.` (being played).
     pub results: Vec<char>,
+    /// A league: the division (0 at the top) and group the line belongs to.
+    pub group: Option<(u32, u32)>,
+    /// A league: up or down a division if the season ended now.
+    pub movement: Option<pairing::Move>,
 }
 
 /// Everything a tournament's page and director read, loaded together.
@@ -85,11 +89,13 @@ impl Loaded {
             .collect()
     }
 
-    /// The table, best first. Withdrawn players keep their line (their games count).
+    /// The table, best first (a league: each group's, top division first). Withdrawn
+    /// players keep their line (their games count).
     pub fn table(&self) -> Vec<Line> {
         let results = self.results();
         let mut lines = match self.tournament.settings.format {
             Format::Arena { .. } => self.arena_table(),
+            Format::League { .. } => self.league_table(),
             Format::Swiss { .. } | Format::RoundRobin { .. } => {
                 let finished: Vec<pairing::Played> = self
                     .played()
@@ -108,6 +114,8 @@ impl Loaded {
                         performance: None,
                         streak: None,
                         results: Vec::new(),
+                        group: None,
+                        movement: None,
                     })
                     .collect()
             }
@@ -152,6 +160,8 @@ impl Loaded {
                     performance: pairing::performance(&opponents[i], won).map(|p| p.round() as i32),
                     streak: Some(score.on_fire),
                     results: Vec::new(),
+                    group: None,
+                    movement: None,
                 }
             })
             .collect();
@@ -171,6 +181,86 @@ impl Loaded {
             line.rank = i as u32 + 1;
         }
         lines
+    }
+
+    /// A league season's groups, top division first: each group's players (entrant
+    /// indices) by their number in its table. Who joined the running season is in none.
+    pub fn groups(&self) -> BTreeMap<(u32, u32), Vec<usize>> {
+        let mut groups: BTreeMap<(u32, u32), Vec<usize>> = BTreeMap::new();
+        for (i, e) in self.entrants.iter().enumerate() {
+            if let Some(at) = e.group {
+                groups.entry(at).or_default().push(i);
+            }
+        }
+        for members in groups.values_mut() {
+            members.sort_by_key(|&i| (self.entrants[i].seat, i));
+        }
+        groups
+    }
+
+    /// League lines: each group's standings (points, Buchholz, Sonneborn-Berger) from the
+    /// games within it, with who would move up or down.
+    fn league_table(&self) -> Vec<Line> {
+        let groups = self.groups();
+        let divisions = groups
+            .keys()
+            .map(|&(d, _)| d as usize + 1)
+            .max()
+            .unwrap_or(0);
+        let played = self.played();
+        let mut lines = Vec::new();
+        for (&(division, group), members) in &groups {
+            let local: HashMap<usize, usize> =
+                members.iter().enumerate().map(|(k, &i)| (i, k)).collect();
+            let finished: Vec<pairing::Played> = played
+                .iter()
+                .filter(|p| p.winner.is_some())
+                .filter_map(|p| {
+                    Some(pairing::Played {
+                        black: *local.get(&p.black)?,
+                        white: *local.get(&p.white)?,
+                        ..*p
+                    })
+                })
+                .collect();
+            for s in pairing::standings(members.len(), &finished, &[]) {
+                lines.push(Line {
+                    rank: s.rank as u32,
+                    entrant: members[s.player],
+                    score: s.points,
+                    games: s.games,
+                    wins: s.wins,
+                    tiebreaks: Some((s.buchholz, s.sonneborn_berger)),
+                    performance: None,
+                    streak: None,
+                    results: Vec::new(),
+                    group: Some((division, group)),
+                    movement: pairing::movement(
+                        division as usize,
+                        divisions,
+                        members.len(),
+                        s.rank - 1,
+                    ),
+                });
+            }
+        }
+        lines
+    }
+
+    /// The final places written when the tournament ends (account, place): a league's
+    /// counted down the table from the top division's winner, the others' ranks; who
+    /// played nothing gets none.
+    pub fn final_places(&self) -> Vec<(String, u32)> {
+        let league = matches!(self.tournament.settings.format, Format::League { .. });
+        self.table()
+            .iter()
+            .filter(|line| line.games > 0 || line.results.contains(&'b'))
+            .enumerate()
+            .map(|(i, line)| {
+                let place = if league { i as u32 + 1 } else { line.rank };
+                (self.entrants[line.entrant].account.clone(), place)
+            })
+            .collect()
     }
 
     /// Each entrant's results in the order played, byes in their rounds.

@@ -134,3 +134,48 @@ pub async fn set_arena_end(database: &str, id: &str) {
         .await
         .unwrap();
 }
+
+/// A server as [`quick`] whose schedule is one league at `days` a move (its first season
+/// on the first of next month), on the database `url` (none: a fresh SQLite file).
+pub async fn with_league(days: u32, url: Option<String>) -> TestServer {
+    let schedule = format!(
+        r#"{{"rules": [{{"name": "Test League", "format": {{"kind": "league", "days": {days}}}, "every": "month"}}]}}"#
+    );
+    start_configured(|c| {
+        c.timing.tournament_every_ms = 50;
+        c.schedule = konane_server::Schedule::from_json(&schedule).expect("a schedule");
+        if let Some(url) = url {
+            c.database_url = url;
+        }
+    })
+    .await
+}
+
+/// The league season named `season` (number) as the list shows it, waiting for `secs`.
+pub async fn season(s: &TestServer, number: u64, secs: u64) -> Value {
+    let end = Instant::now() + Duration::from_secs(secs);
+    loop {
+        let (_, list) = s.json("/api/tournaments").await;
+        let found = ["upcoming", "running", "finished"]
+            .iter()
+            .flat_map(|part| list[part].as_array().cloned().unwrap_or_default())
+            .find(|t| t["kind"] == "league" && t["season"] == number);
+        if let Some(t) = found {
+            return t;
+        }
+        assert!(Instant::now() < end, "no season {number}: {list:#}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// Makes a tournament due to start now, as if its day had come.
+pub async fn start_now(database: &str, id: &str) {
+    sqlx::any::install_default_drivers();
+    let pool = sqlx::AnyPool::connect(database).await.unwrap();
+    sqlx::query("UPDATE tournaments SET starts_at = $1 WHERE id = $2")
+        .bind(konane_server::time::now_ms())
+        .bind(id)
+        .execute(&pool)
+        .await
+        .unwrap();
+}

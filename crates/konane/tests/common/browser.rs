@@ -115,6 +115,11 @@ fn rig_serving(tag: &str, serve: fn(&std::path::Path) -> (Child, String)) -> Rig
 }
 
 impl Rig {
+    /// The server's database, as a URL.
+    pub fn database(&self) -> String {
+        format!("sqlite://{}", self.dir.join("konane.db").display())
+    }
+
     /// Stops the server for good (the site offline); the browsers stay.
     pub fn stop_server(&mut self) {
         let _ = self._server.0.kill();

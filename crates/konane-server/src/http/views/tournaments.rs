@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::store::tournaments::{Listed, Played};
 use crate::tournaments::every::Every;
-use crate::tournaments::model::{EntryStatus, Format, Phase, Tournament};
+use crate::tournaments::model::{Entrant, EntryStatus, Format, Phase, Tournament};
 use crate::tournaments::standings::Loaded;
 
 /// A tournament's clock: minutes and seconds added a move.
@@ -22,7 +22,7 @@ pub struct TourClockView {
 pub struct TournamentSummary {
     /// Its id.
     pub id: String,
-    /// `arena`, `swiss` or `round-robin`.
+    /// `arena`, `swiss`, `round-robin` or `league`.
     pub kind: String,
     /// Its name.
     pub name: String,
@@ -46,6 +46,10 @@ pub struct TournamentSummary {
     pub rounds: Option<u32>,
     /// A round robin played twice.
     pub double: Option<bool>,
+    /// A league: days for each move (its clock).
+    pub days: Option<u32>,
+    /// A league: which season, from 1.
+    pub season: Option<u32>,
     /// Players in it.
     pub players: i64,
     /// One of the site's own events.
@@ -95,6 +99,11 @@ impl TournamentSummary {
                 Format::RoundRobin { double } => Some(double),
                 _ => None,
             },
+            days: match s.format {
+                Format::League { days } => Some(days),
+                _ => None,
+            },
+            season: s.season.as_ref().map(|season| season.number),
             players,
             by_site: t.by_site,
             private: s.entry_code.is_some(),
@@ -167,6 +176,25 @@ pub struct TournamentLine {
     pub withdrawn: bool,
     /// Each game in order: `w`, `l`, `b` (bye), `.` (being played).
     pub results: Vec<String>,
+    /// A league: the division, 0 at the top.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub division: Option<u32>,
+    /// A league: the group in the division, from 0.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub group: Option<u32>,
+    /// A league: `up` or `down` a division, were the season over now.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub movement: Option<MovementView>,
+}
+
+/// Which way a league player moves at the season's end.
+#[derive(Serialize, Deserialize, Debug, Clone, Copy, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum MovementView {
+    /// Up a division.
+    Up,
+    /// Down a division.
+    Down,
 }
 
 /// One game of a tournament.
@@ -208,6 +236,8 @@ pub struct MeView {
     pub game: Option<String>,
     /// They created it.
     pub creator: bool,
+    /// A league season they joined once it had started: they play from the next.
+    pub waiting: bool,
 }
 
 /// What every viewer of a tournament sees alike.
@@ -228,6 +258,8 @@ pub struct TournamentShown {
     pub games: Vec<TournamentGameView>,
     /// The byes.
     pub byes: Vec<ByeView>,
+    /// A league: who joined the running season and plays from the next.
+    pub waiting: Vec<String>,
     /// The first three, once over.
     pub podium: Vec<String>,
     /// Changes seen so far.
@@ -308,9 +340,23 @@ impl TournamentShown {
                     name: name_of(l, &b.account),
                 })
                 .collect(),
+            waiting: l
+                .entrants
+                .iter()
+                .filter(|e| waiting(l, e))
+                .map(|e| e.name.clone())
+                .collect(),
             version: t.version,
         }
     }
+}
+
+/// Whether `e` joined a running league season and so plays from the next.
+fn waiting(l: &Loaded, e: &Entrant) -> bool {
+    matches!(l.tournament.settings.format, Format::League { .. })
+        && l.tournament.phase == Phase::Started
+        && e.group.is_none()
+        && e.status == EntryStatus::Active
 }
 
 /// An account's name in the tournament.
@@ -345,6 +391,12 @@ fn lines(l: &Loaded) -> Vec<TournamentLine> {
                 paused: e.status == EntryStatus::Paused,
                 withdrawn: e.status == EntryStatus::Withdrawn,
                 results: line.results.iter().map(char::to_string).collect(),
+                division: line.group.map(|(d, _)| d),
+                group: line.group.map(|(_, g)| g),
+                movement: line.movement.map(|m| match m {
+                    konane_tournament::Move::Up => MovementView::Up,
+                    konane_tournament::Move::Down => MovementView::Down,
+                }),
             }
         })
         .collect()
@@ -388,6 +440,7 @@ pub fn part_of(l: &Loaded, account: &str) -> Option<MeView> {
         withdrawn: e.is_some_and(|e| e.status == EntryStatus::Withdrawn),
         game: l.current_game(account).map(|g| g.game.clone()),
         creator,
+        waiting: e.is_some_and(|e| waiting(l, e)),
     })
 }
 
