@@ -237,6 +237,8 @@ describe("a league", () => {
     assert.deepEqual(state.ownNewGame([], tour), { open: null, seen: [] });
     assert.deepEqual(state.gamesFor(tour, "me").map((g) => g.id), ["g2", "g1"]);
     assert.deepEqual(state.gamesFor(tour, null).map((g) => g.id), ["g1", "g2"]);
+    const rounds = league({ games: [{ ...games[0], id: "r3", round: 3 }, { ...games[0], id: "r1", round: 1 }] });
+    assert.deepEqual(state.gamesFor(rounds, null).map((g) => g.id), ["r1", "r3"], "by round");
     assert.equal(state.countdownWords(tour, 0), "Season under way: 2 games being played");
   });
   test("a running season takes players for the next; it has no pause", () => {

@@ -162,9 +162,10 @@ export const groupName = (g) => t("tournament.group-name", { division: g.divisio
 /** The games being played, the round's first (the current pairings). */
 export const pairings = (tour) => (tour.games ?? []).filter((g) => g.status === "playing");
 
-/** The games being played, the viewer's (`me`, a name or null) first. */
+/** The games being played, the viewer's (`me`, a name or null) first; a league's by round,
+ * as its table of rounds reads. */
 export function gamesFor(tour, me) {
-  const games = pairings(tour);
+  const games = tour.kind === "league" ? [...pairings(tour)].sort((a, b) => (a.round ?? 0) - (b.round ?? 0)) : pairings(tour);
   if (!me) return games;
   const lower = me.toLowerCase();
   const mine = (g) => g.black.toLowerCase() === lower || g.white.toLowerCase() === lower;

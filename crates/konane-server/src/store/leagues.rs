@@ -94,6 +94,18 @@ impl Store {
         Ok(true)
     }
 
+    /// Whether any game of tournament `id` is still being played: a running season's only
+    /// question on most of the director's looks, answered without reading the season.
+    pub async fn games_running(&self, id: &str) -> Result<bool, StoreError> {
+        let row = sqlx::query(
+            "SELECT 1 AS playing FROM tournament_games WHERE tournament_id = $1 AND winner IS NULL LIMIT 1",
+        )
+        .bind(id)
+        .fetch_optional(self.pool())
+        .await?;
+        Ok(row.is_some())
+    }
+
     /// Moves the start of a season not yet started (too few players came) to `starts_at`.
     pub async fn postpone(&self, id: &str, starts_at: i64) -> Result<bool, StoreError> {
         let done = sqlx::query(

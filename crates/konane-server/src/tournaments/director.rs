@@ -93,6 +93,13 @@ impl AppState {
     }
 
     async fn step(self: &Arc<Self>, t: Tournament, now: i64) -> Result<(), ApiError> {
+        // A running league season waits months for its games: no need to read it all.
+        if t.phase == Phase::Started
+            && matches!(t.settings.format, Format::League { .. })
+            && self.store.games_running(&t.id).await?
+        {
+            return Ok(());
+        }
         let Some(loaded) = self.load_tournament(&t.id).await? else {
             return Ok(());
         };
