@@ -99,41 +99,6 @@ async fn get(http: &reqwest::Client, base: &str, p: Option<&Player>, path: &str)
     r.json().await.unwrap()
 }
 
-fn axe_source() -> Option<String> {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/axe/node_modules/axe-core/axe.min.js");
-    let source = std::fs::read_to_string(&path).ok();
-    if source.is_none() {
-        assert!(
-            std::env::var("CI").as_deref() != Ok("true"),
-            "{} is missing: CI must run `npm ci --prefix crates/konane/tests/axe`",
-            path.display()
-        );
-        eprintln!("SKIPPED: the axe check ({} is missing)", path.display());
-    }
-    source
-}
-
-/// Runs axe-core on the page, when it is installed; fails on a serious or critical finding.
-async fn check_accessibility(c: &Client, page: &str) {
-    let Some(axe) = axe_source() else { return };
-    c.execute(&axe, vec![]).await.expect("axe loads");
-    let result = c
-        .execute_async(
-            "axe.run(document, { resultTypes: ['violations'] }).then(r => arguments[0](r.violations.map(v => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 3).map(n => n.target.join(' ') + ': ' + n.failureSummary) }))));",
-            vec![],
-        )
-        .await
-        .expect("axe runs");
-    let serious: Vec<&Value> = result
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|v| matches!(v["impact"].as_str(), Some("serious" | "critical")))
-        .collect();
-    assert!(serious.is_empty(), "{page}: {serious:#?}");
-}
-
 /// Fails when anything but the standings (which scroll in their own box) is wider than the
 /// screen.
 async fn assert_fits(c: &Client, what: &str) {
