@@ -3,48 +3,21 @@
 // seat's token).
 
 import { api, tokenFor } from "./api.js";
-
-/** The first wait before reconnecting, and the longest. */
-const FIRST_DELAY_MS = 250;
-const MAX_DELAY_MS = 5000;
-
-/** The wait before the reconnection after one that waited `delay`: twice as long, at most
- * five seconds. */
-export const nextDelay = (delay) => Math.min(delay * 2, MAX_DELAY_MS);
+import { reconnecting } from "./live-socket.js";
 
 /** Game `id`'s socket: `onState` gets every state the server sends, `onLink` true when the
  * socket opens and false when it drops (it then tries again). Returns the function that
  * closes it for good. */
 export function live(id, onState, onLink) {
-  let socket = null;
-  let closed = false;
-  let delay = FIRST_DELAY_MS;
-  let retry = null;
-  const open = () => {
-    if (closed) return;
-    const scheme = location.protocol === "https:" ? "wss" : "ws";
-    socket = new WebSocket(`${scheme}://${location.host}/api/games/${id}/ws`);
-    socket.onopen = () => {
-      delay = FIRST_DELAY_MS;
-      // Tells the server this player is here (it decides whether the opponent may claim).
+  return reconnecting(`/api/games/${id}/ws`, {
+    // Tells the server this player is here (it decides whether the opponent may claim).
+    onOpen: (socket) => {
       const token = tokenFor(id);
       if (token) socket.send(JSON.stringify({ token }));
-      onLink(true);
-    };
-    socket.onmessage = (e) => onState(JSON.parse(e.data));
-    socket.onclose = () => {
-      if (closed) return;
-      onLink(false);
-      retry = setTimeout(open, delay);
-      delay = nextDelay(delay);
-    };
-  };
-  open();
-  return () => {
-    closed = true;
-    clearTimeout(retry);
-    socket?.close();
-  };
+    },
+    onMessage: (text) => onState(JSON.parse(text)),
+    onLink,
+  });
 }
 
 /** The requests about game `id`, each answering with the game's new state unless said. */

@@ -1,12 +1,9 @@
 // The tournament pages' line to the server: the list, one tournament, its creation and the
 // player's actions on it (each answered with the tournament's new state), and its live
-// socket, which reconnects by itself as a game's does.
+// socket (live-socket.js), which reconnects by itself as a game's does.
 
-import { nextDelay } from "./game-socket.js";
+import { reconnecting } from "./live-socket.js";
 import { isOffline } from "./offline.js";
-
-/** The first wait before reconnecting (the longest is game-socket.js's). */
-const FIRST_DELAY_MS = 250;
 
 /** A refused request: the server's code, the field it names, its status. */
 class TournamentError extends Error {
@@ -63,41 +60,16 @@ export const startEarly = (id) => request("POST", `${path(id)}/start`, {});
  * when the socket opens and false when it drops (it then tries again, waiting longer each
  * time). Returns the function that closes it for good. */
 export function live(id, onState, onLink) {
-  let socket = null;
-  let closed = false;
-  let delay = FIRST_DELAY_MS;
-  let retry = null;
-  const open = () => {
-    if (closed) return;
-    const scheme = location.protocol === "https:" ? "wss" : "ws";
-    socket = new WebSocket(`${scheme}://${location.host}${path(id)}/ws`);
-    socket.onopen = () => {
-      delay = FIRST_DELAY_MS;
-      onLink(true);
-    };
-    socket.onmessage = (e) => {
-      if (closed) return;
+  return reconnecting(`${path(id)}/ws`, {
+    onMessage: (text) => {
       let message = null;
       try {
-        message = JSON.parse(e.data);
+        message = JSON.parse(text);
       } catch {
         return;
       }
       if (message?.type === "tournament" && message.tournament) onState(message.tournament);
-    };
-    socket.onclose = () => {
-      if (closed) return;
-      onLink(false);
-      retry = setTimeout(open, delay);
-      delay = nextDelay(delay);
-    };
-  };
-  open();
-  return () => {
-    closed = true;
-    clearTimeout(retry);
-    // Closing a socket still connecting logs an error in the browser: it closes once open.
-    if (socket?.readyState === WebSocket.CONNECTING) socket.onopen = () => socket.close();
-    else socket?.close();
-  };
+    },
+    onLink,
+  });
 }
