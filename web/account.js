@@ -4,6 +4,7 @@
 import { api, forgetLent, guestName, seatedGames, setGuestName, tokenFor } from "./api.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
+import { socialCards } from "./social.js";
 import { accountError } from "./words.js";
 
 let current;
@@ -121,6 +122,7 @@ export async function accountScreen(app, go) {
   app.replaceChildren(h("div", { class: "account" },
     h("h1", {}, t("account.title")),
     h("p", { class: "lead" }, t("account.logged-in", { name }), " ", h("a", { href: `/@/${encodeURIComponent(name)}`, "data-profile-link": "" }, t("account.profile")), " ", logout),
+    await socialCards(),
     h("div", { class: "choices" }, change, remove)));
   return null;
 }

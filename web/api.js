@@ -184,6 +184,10 @@ export const api = {
   seek: (clock, rated) => named((body) => request("POST", "/api/seeks", body), { clock, rated }),
   seekStatus: (id) => request("GET", `/api/seeks/${id}`),
   leaderboard: (category) => request("GET", `/api/leaderboard/${category}`),
+  /** Follows or blocks (`POST`) player `name`, or stops (`DELETE`); `action` is `follow` or `block`. */
+  relate: (name, action, method) => request(method, `/api/players/${encodeURIComponent(name)}/${action}`, method === "POST" ? {} : undefined),
+  following: () => request("GET", "/api/account/following"),
+  blocked: () => request("GET", "/api/account/blocked"),
   record: async (id) => {
     if (isOffline()) throw offlineError();
     const r = await fetch(`/api/games/${id}/record`);

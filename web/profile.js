@@ -6,6 +6,7 @@ import { sessionName } from "./account.js";
 import { api } from "./api.js";
 import { h } from "./dom.js";
 import { language, sizeText, t } from "./i18n.js";
+import { relationBar } from "./social.js";
 import { titleOf } from "./tournaments-state.js";
 import { trophyIcon } from "./tournaments-view.js";
 import { errorText } from "./words.js";
@@ -169,11 +170,15 @@ export async function profileScreen(app, name, go) {
   // A logged-in visitor may challenge the player (never themselves).
   const me = await sessionName();
   const challenge = me && me.toLowerCase() !== profile.name.toLowerCase()
-    ? h("p", {}, h("a", { href: `/?challenge=${encodeURIComponent(profile.name)}`, class: "button primary", "data-challenge-link": "" }, t("challenge.button", { name: profile.name })))
+    ? h("a", { href: `/?challenge=${encodeURIComponent(profile.name)}`, class: "button primary", "data-challenge-link": "" }, t("challenge.button", { name: profile.name }))
+    : "";
+  // The challenge, follow and block side by side, for a logged-in visitor.
+  const actions = challenge || profile.relation
+    ? h("div", { class: "actions profile-actions" }, challenge, profile.relation ? relationBar(profile.name, profile.relation) : "")
     : "";
   app.replaceChildren(h("div", { class: "profile", "data-profile": profile.name },
     h("h1", {}, profile.name, " ", h("a", { href: "/players", class: "side-link" }, t("profile.leaderboards"))),
-    challenge,
+    actions,
     ratings,
     played.length ? graphs : h("p", { class: "muted" }, t("profile.new")),
     tournamentsPlayed(profile.tournaments),

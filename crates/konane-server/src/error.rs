@@ -13,6 +13,7 @@ use serde_json::{Map, Value, json};
 use crate::games::game::GameError;
 use crate::players::name::NameError;
 use crate::players::secrets::PasswordError;
+use crate::players::social::SocialError;
 use crate::tournaments::errors::TournamentError;
 
 /// An API error; it becomes the status code and the JSON body of the response.
@@ -94,6 +95,9 @@ pub enum ApiError {
     /// A tournament request refused (403, 409, 422 or 429).
     #[error("{0}")]
     Tournament(#[from] TournamentError),
+    /// A follow or block refused, or a challenge a block stops (403, 422 or 429).
+    #[error("{0}")]
+    Social(#[from] SocialError),
 }
 
 /// The body of every refusal.
@@ -112,7 +116,7 @@ struct ErrorBody {
 
 impl ApiError {
     /// Every `error` code a body can carry.
-    pub const CODES: [&'static str; 43] = [
+    pub const CODES: [&'static str; 46] = [
         "bad_request",
         "bad_name",
         "bad_move",
@@ -155,6 +159,9 @@ impl ApiError {
         "not_creator",
         "not_joined",
         "no_pause",
+        "yourself",
+        "too_many_follows",
+        "blocked",
         "too_many_tournaments",
     ];
 
@@ -205,6 +212,11 @@ impl ApiError {
                 | TournamentError::NoPause => StatusCode::CONFLICT,
                 TournamentError::TooManyCreated(_) => StatusCode::TOO_MANY_REQUESTS,
             },
+            ApiError::Social(e) => match e {
+                SocialError::Yourself => StatusCode::UNPROCESSABLE_ENTITY,
+                SocialError::TooMany(_) => StatusCode::TOO_MANY_REQUESTS,
+                SocialError::Blocked => StatusCode::FORBIDDEN,
+            },
         }
     }
 
@@ -233,6 +245,7 @@ impl ApiError {
             ApiError::TooManyAttempts => "too_many_attempts",
             ApiError::TooManyChallenges => "too_many_challenges",
             ApiError::Tournament(t) => t.code(),
+            ApiError::Social(e) => e.code(),
         }
     }
 
@@ -429,6 +442,14 @@ mod tests {
                 TournamentError::TooManyCreated(1),
             ]
             .map(ApiError::Tournament),
+        )
+        .chain(
+            [
+                SocialError::Yourself,
+                SocialError::TooMany(1),
+                SocialError::Blocked,
+            ]
+            .map(ApiError::Social),
         )
         .chain(
             [

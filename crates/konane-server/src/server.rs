@@ -51,6 +51,7 @@ impl Server {
             self_play: Default::default(),
             occupancy: Occupancy::new(config.limits.clone()),
             tournaments: Default::default(),
+            seen: Default::default(),
             schedule: config.schedule.clone(),
         });
         tokio::spawn(janitor::janitor(Arc::clone(&state)));

@@ -35,12 +35,34 @@ pub struct AppState {
     pub tournaments: Watchers,
     /// The site's own tournaments.
     pub schedule: Schedule,
+    /// When this instance last wrote each account's last-seen time (Unix ms).
+    pub seen: std::sync::Mutex<std::collections::HashMap<String, i64>>,
 }
 
 /// Shared state, as handlers receive it.
 pub type Shared = Arc<AppState>;
 
 impl AppState {
+    /// Notes that `account` made a request at `now`: its last-seen time is written at most
+    /// once a minute from this instance, which keeps it "online" for its followers.
+    pub async fn saw(&self, account: &str, now: i64) -> Result<(), crate::store::StoreError> {
+        use crate::players::social::{ONLINE_MS, SEEN_EVERY_MS};
+        {
+            let mut seen = self.seen.lock().unwrap_or_else(|e| e.into_inner());
+            if seen
+                .get(account)
+                .is_some_and(|&at| now - at < SEEN_EVERY_MS)
+            {
+                return Ok(());
+            }
+            if seen.len() > 10_000 {
+                seen.retain(|_, at| now - *at < ONLINE_MS);
+            }
+            seen.insert(account.to_string(), now);
+        }
+        self.store.seen(account, now).await
+    }
+
     /// The table of self-play games, once `client` has none still running: the caller adds
     /// the new game while holding it.
     pub async fn self_play_slot(

@@ -1039,3 +1039,50 @@ async fn two_instances_run_a_league_season_once() {
     assert_eq!(seconds.len(), 1, "one second season: {list:#}");
     assert_eq!(seconds[0]["players"], 6);
 }
+
+/// Follows and blocks on PostgreSQL, written on one instance and read on the other: the
+/// list, who is playing, a challenge a block stops.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn follows_and_blocks_hold_across_instances() {
+    use reqwest::Method;
+    let Some(url) = database() else { return };
+    let a = start_with(0, Some(url.clone())).await;
+    let b = start_with(0, Some(url)).await;
+    let mut ps = fresh_players(&a, "Fo", 2).await;
+    let them = ps[1].name.clone();
+    let me = ps[0].name.clone();
+    let (status, _) = a
+        .send(
+            &mut ps[0],
+            Method::POST,
+            &format!("/api/players/{them}/follow"),
+            Some(json!({})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::NO_CONTENT);
+    let (_, list) = b
+        .send(&mut ps[0], Method::GET, "/api/account/following", None)
+        .await;
+    assert_eq!(list["players"][0]["name"], them.as_str(), "{list}");
+    let (status, _) = b
+        .send(
+            &mut ps[1],
+            Method::POST,
+            &format!("/api/players/{me}/block"),
+            Some(json!({})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::NO_CONTENT);
+    let body = json!({"mode": "friend", "challenge": them, "clock": {"minutes": 5}});
+    let (status, refused) = a
+        .send(&mut ps[0], Method::POST, "/api/games", Some(body))
+        .await;
+    assert_eq!(
+        (status, refused["error"].as_str()),
+        (StatusCode::FORBIDDEN, Some("blocked"))
+    );
+    let (_, list) = a
+        .send(&mut ps[0], Method::GET, "/api/account/following", None)
+        .await;
+    assert_eq!(list["players"], json!([]), "the block ended the follow");
+}

@@ -683,3 +683,59 @@ async fn challenges_are_refreshed_when_the_tab_is_seen_again_and_after_a_game() 
     }
     assert_no_console_errors(&kai, "refreshing the challenges").await;
 }
+
+#[tokio::test]
+async fn a_player_follows_and_blocks_from_profiles_and_sees_both_lists() {
+    if !browsers_present() {
+        return;
+    }
+    let rig = rig("social");
+    let base = rig.base.clone();
+    let ana = rig.browser("social-ana", 1280, 900).await;
+    let bo = rig.browser_speaking("social-bo", 390, 844, "cs").await;
+    register(&ana, &base, "Ana").await;
+    register(&bo, &base, "Bo").await;
+
+    // Bo follows Ana from her profile: the button turns into "unfollow".
+    bo.goto(&format!("{base}/@/Ana")).await.unwrap();
+    click(&bo, "[data-relation-action='follow']").await;
+    wait_for(&bo, "[data-relation-action='unfollow']", 10).await;
+    emulate(&bo, "dark", "reduce").await;
+    screenshot(&bo, "social-profile-following-cs-phone-dark").await;
+    // His account screen lists her, online (she has just been on the site).
+    bo.goto(&format!("{base}/account")).await.unwrap();
+    wait_for(&bo, "[data-followed='Ana'] [data-online='true']", 10).await;
+    screenshot(&bo, "social-account-cs-phone-dark").await;
+
+    // Ana blocks Bo: only "unblock" is left, and his challenge is refused.
+    ana.goto(&format!("{base}/@/Bo")).await.unwrap();
+    click(&ana, "[data-relation-action='block']").await;
+    wait_for(&ana, "[data-relation-action='unblock']", 10).await;
+    assert!(
+        ana.find(Locator::Css("[data-relation-action='follow']"))
+            .await
+            .is_err(),
+        "a blocked player is not followed"
+    );
+    screenshot(&ana, "social-profile-blocked-desktop-light").await;
+    let refused = bo
+        .execute_async(
+            "fetch('/api/games', {method: 'POST', headers: {'content-type': 'application/json'}, body: JSON.stringify({mode: 'friend', challenge: 'Ana', clock: {minutes: 5}})}).then(r => r.json()).then(arguments[0]);",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert_eq!(refused["error"], json!("blocked"), "{refused}");
+    // The block ended Bo's follow; Ana's account screen lists him, and lifts the block.
+    bo.goto(&format!("{base}/account")).await.unwrap();
+    wait_for(&bo, "[data-following] li.muted", 10).await;
+    ana.goto(&format!("{base}/account")).await.unwrap();
+    wait_for(&ana, "[data-blocked-player='Bo']", 10).await;
+    screenshot(&ana, "social-account-desktop-light").await;
+    click(&ana, "[data-unblock='Bo']").await;
+    wait_for(&ana, "[data-blocked] li.muted", 10).await;
+    assert_no_console_errors(&ana, "the account screen").await;
+    // The refused challenge above is the one error Bo's console may hold.
+    assert_no_console_errors_but(&bo, "the account screen (cs)", &["/api/games"]).await;
+    check_accessibility(&ana, "the account screen with its lists").await;
+}

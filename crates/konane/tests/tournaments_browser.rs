@@ -20,28 +20,6 @@ use fantoccini::{Client, Locator};
 use rig::*;
 use serde_json::{Value, json};
 
-const PASSWORD: &str = "a good long password";
-
-async fn fill(c: &Client, css: &str, value: &str) {
-    let input = wait_for(c, css, 10).await;
-    input.clear().await.unwrap();
-    input.send_keys(value).await.unwrap();
-}
-
-/// Registers `name` on the account screen, which logs this browser in.
-async fn register(c: &Client, base: &str, name: &str) {
-    c.goto(&format!("{base}/account")).await.unwrap();
-    fill(c, "[data-form='register'] [data-field='name']", name).await;
-    fill(
-        c,
-        "[data-form='register'] [data-field='password']",
-        PASSWORD,
-    )
-    .await;
-    click(c, "[data-form='register'] button[type='submit']").await;
-    wait_for(c, &format!("[data-account-name='{name}']"), 10).await;
-}
-
 /// An account used through the API alone: its name and its session cookie.
 struct Player {
     name: String,

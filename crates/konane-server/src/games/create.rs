@@ -146,6 +146,9 @@ async fn challenge_to(
     if target.id == me.id {
         return Err(GameError::OwnGame.into());
     }
+    if state.store.blocks(&target.id, &me.id).await? {
+        return Err(crate::players::social::SocialError::Blocked.into());
+    }
     Ok(Challenge {
         account: target.id,
         name: target.name,

@@ -63,7 +63,11 @@ impl FromRequestParts<Shared> for Viewer {
         let Some(token) = session_token(&parts.headers) else {
             return Ok(Viewer(None, None));
         };
-        let account = state.store.session(&token, now_ms()).await?;
+        let now = now_ms();
+        let account = state.store.session(&token, now).await?;
+        if let Some(a) = &account {
+            state.saw(&a.id, now).await?;
+        }
         Ok(Viewer(account, Some(token)))
     }
 }

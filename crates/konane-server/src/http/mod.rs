@@ -11,6 +11,7 @@ pub mod ops;
 pub mod pairing;
 pub mod players;
 pub mod puzzles;
+pub mod social;
 pub mod tournaments;
 pub mod views;
 pub mod web;
@@ -39,6 +40,7 @@ pub fn router(state: Shared) -> Router {
         .merge(puzzles::router())
         .merge(players::router())
         .merge(pairing::router())
+        .merge(social::router())
         .merge(tournaments::router(&state))
         .fallback(|| async { ApiError::NoRoute })
         .layer(from_fn_with_state(

@@ -400,7 +400,7 @@ async fn account_seat(
 }
 
 /// The account of a profile's name, or 404.
-async fn player(state: &Shared, name: &str) -> Result<Account, ApiError> {
+pub(crate) async fn player(state: &Shared, name: &str) -> Result<Account, ApiError> {
     state
         .store
         .account_named(name)
@@ -412,8 +412,19 @@ async fn player(state: &Shared, name: &str) -> Result<Account, ApiError> {
 async fn profile(
     State(state): State<Shared>,
     Path(name): Path<String>,
+    viewer: Viewer,
 ) -> Result<Json<ProfileView>, ApiError> {
     let account = player(&state, &name).await?;
+    let relation = match viewer.0 {
+        Some(me) if me.id != account.id => {
+            let (following, blocking) = state.store.relation(&me.id, &account.id).await?;
+            Some(crate::http::views::RelationView {
+                following,
+                blocking,
+            })
+        }
+        _ => None,
+    };
     let mut ratings = BTreeMap::new();
     for (category, s) in state.store.standings(&account.id).await? {
         ratings.insert(
@@ -439,6 +450,7 @@ async fn profile(
             .iter()
             .map(crate::http::views::TrophyView::of)
             .collect(),
+        relation,
     }))
 }
 

@@ -5,3 +5,4 @@ pub mod name;
 pub mod pairing;
 pub mod ratings;
 pub mod secrets;
+pub mod social;

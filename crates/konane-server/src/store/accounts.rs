@@ -238,6 +238,8 @@ impl Store {
             "DELETE FROM puzzle_attempts WHERE account_id = $1",
             "DELETE FROM player_games WHERE account_id = $1",
             "DELETE FROM account_games WHERE account_id = $1",
+            "DELETE FROM follows WHERE follower = $1 OR followed = $1",
+            "DELETE FROM blocks WHERE blocker = $1 OR blocked = $1",
             "UPDATE player_games SET opponent = NULL, opponent_account = NULL WHERE opponent_account = $1",
             "DELETE FROM accounts WHERE id = $1",
         ] {

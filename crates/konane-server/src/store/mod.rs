@@ -19,6 +19,7 @@ pub mod puzzles;
 pub mod results;
 pub mod row;
 pub mod seeks;
+pub mod social;
 pub mod tournaments;
 pub mod writer;
 

@@ -59,17 +59,22 @@ impl Store {
     }
 
     /// The other waiting seeks of the same time control and kind whose pages asked since
-    /// `alive_since`, oldest first.
+    /// `alive_since`, oldest first; none of a player who blocks this seek's, or whom it
+    /// blocks.
     pub async fn waiting_like(&self, s: &Seek, alive_since: i64) -> Result<Vec<Seek>, StoreError> {
         let rows = sqlx::query(sqlx::AssertSqlSafe(format!(
             "SELECT {COLUMNS} FROM seeks WHERE status = 'waiting' AND initial_ms = $1 AND increment_ms = $2 \
-             AND rated = $3 AND id <> $4 AND seen_at >= $5 ORDER BY created_at LIMIT 100"
+             AND rated = $3 AND id <> $4 AND seen_at >= $5 AND NOT EXISTS (SELECT 1 FROM blocks b \
+             WHERE (b.blocker = $6 AND b.blocked = seeks.account_id) OR (b.blocker = seeks.account_id AND b.blocked = $6)) \
+             ORDER BY created_at LIMIT 100"
         )))
         .bind(s.initial_ms)
         .bind(s.increment_ms)
         .bind(i64::from(s.rated))
         .bind(&s.id)
         .bind(alive_since)
+        // No account has an empty id: a guest's seek is blocked by nobody.
+        .bind(s.account.as_deref().unwrap_or(""))
         .fetch_all(self.pool())
         .await?;
         rows.iter().map(seek_of).collect()

@@ -680,3 +680,27 @@ pub async fn check_accessibility(c: &Client, page: &str) {
         .collect();
     assert!(serious.is_empty(), "{page}: {serious:#?}");
 }
+
+/// The password every test account uses.
+pub const PASSWORD: &str = "a good long password";
+
+/// Types `value` into the input at `css`, emptied first.
+pub async fn fill(c: &Client, css: &str, value: &str) {
+    let input = wait_for(c, css, 10).await;
+    input.clear().await.unwrap();
+    input.send_keys(value).await.unwrap();
+}
+
+/// Registers `name` on the account screen, which logs this browser in.
+pub async fn register(c: &Client, base: &str, name: &str) {
+    c.goto(&format!("{base}/account")).await.unwrap();
+    fill(c, "[data-form='register'] [data-field='name']", name).await;
+    fill(
+        c,
+        "[data-form='register'] [data-field='password']",
+        PASSWORD,
+    )
+    .await;
+    click(c, "[data-form='register'] button[type='submit']").await;
+    wait_for(c, &format!("[data-account-name='{name}']"), 10).await;
+}

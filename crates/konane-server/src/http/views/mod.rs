@@ -7,6 +7,7 @@ pub mod pairing;
 pub mod players;
 pub mod puzzles;
 pub mod site;
+pub mod social;
 pub mod tournaments;
 
 pub use games::*;
@@ -14,4 +15,5 @@ pub use pairing::*;
 pub use players::*;
 pub use puzzles::*;
 pub use site::*;
+pub use social::*;
 pub use tournaments::*;

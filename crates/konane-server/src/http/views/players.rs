@@ -93,6 +93,9 @@ pub struct ProfileView {
     /// The finished tournaments played, latest first (ranks 1 to 3 are trophies).
     #[serde(default)]
     pub tournaments: Vec<crate::http::views::tournaments::TrophyView>,
+    /// The logged-in viewer's ties to this player (none when logged out or their own).
+    #[serde(default)]
+    pub relation: Option<crate::http::views::social::RelationView>,
 }
 /// A page of a player's archive.
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
