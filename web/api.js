@@ -188,6 +188,7 @@ export const api = {
   relate: (name, action, method) => request(method, `/api/players/${encodeURIComponent(name)}/${action}`, method === "POST" ? {} : undefined),
   following: () => request("GET", "/api/account/following"),
   blocked: () => request("GET", "/api/account/blocked"),
+  readNotices: () => request("POST", "/api/account/notifications/read", { all: true }),
   record: async (id) => {
     if (isOffline()) throw offlineError();
     const r = await fetch(`/api/games/${id}/record`);

@@ -14,6 +14,7 @@ import { offlineGameScreen } from "./offline-game.js";
 import { historyPage, rulesPage } from "./pages.js";
 import { puzzlesScreen } from "./puzzles.js";
 import { checkConnection, drawBanner, isOffline, keepForOffline, offlineScreen, onConnection } from "./offline.js";
+import { bell, draw as drawBell, listen, stop } from "./notices.js";
 import { muted, setMuted } from "./sound.js";
 import { startScreen } from "./start.js";
 
@@ -30,6 +31,13 @@ async function accountLink() {
   slot.replaceChildren(name
     ? h("a", { href: "/account", "data-account-name": name, "aria-current": here === "/account" ? "page" : null }, name)
     : h("a", { href: "/account", "data-login-link": "", "aria-current": here === "/account" ? "page" : null }, t("account.login")));
+  if (name) {
+    listen();
+    // Beside the menu, not in it: on a phone the bell stays in sight.
+    document.getElementById("top")?.append(bell());
+  } else {
+    stop();
+  }
   if (name) {
     const mine = `/@/${encodeURIComponent(name)}`;
     document.querySelector("#top nav")?.append(h("a", { href: mine, "data-nav-link": "my-games", "aria-current": here === mine ? "page" : null }, t("nav.my-games")));
@@ -115,6 +123,8 @@ async function route() {
   else if (TOURNAMENT.test(path)) stop = await (await tournaments()).tournamentScreen(app, path.match(TOURNAMENT)[1], go);
   else if (PROFILE.test(path)) stop = await (await profiles()).profileScreen(app, decodeURIComponent(path.match(PROFILE)[1]), go);
   else notFound();
+  // The new screen named the tab: the unread count goes back in front.
+  drawBell();
   // A newer route started while this one loaded: this screen is already gone.
   if (mine !== routes) stop?.();
   else if (stop) cleanup = stop;

@@ -10,6 +10,7 @@ pub mod error;
 pub mod games;
 pub mod http;
 pub mod net;
+pub mod notices;
 pub mod players;
 pub mod puzzles;
 pub mod server;

@@ -52,6 +52,7 @@ impl Server {
             occupancy: Occupancy::new(config.limits.clone()),
             tournaments: Default::default(),
             seen: Default::default(),
+            listeners: Default::default(),
             schedule: config.schedule.clone(),
         });
         tokio::spawn(janitor::janitor(Arc::clone(&state)));

@@ -35,6 +35,8 @@ pub struct AppState {
     pub tournaments: Watchers,
     /// The site's own tournaments.
     pub schedule: Schedule,
+    /// The accounts with a notification socket here.
+    pub listeners: crate::notices::listeners::Listeners,
     /// When this instance last wrote each account's last-seen time (Unix ms).
     pub seen: std::sync::Mutex<std::collections::HashMap<String, i64>>,
 }

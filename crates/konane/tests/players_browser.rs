@@ -739,3 +739,65 @@ async fn a_player_follows_and_blocks_from_profiles_and_sees_both_lists() {
     assert_no_console_errors_but(&bo, "the account screen (cs)", &["/api/games"]).await;
     check_accessibility(&ana, "the account screen with its lists").await;
 }
+
+#[tokio::test]
+async fn the_bell_counts_a_challenge_from_another_browser() {
+    if !browsers_present() {
+        return;
+    }
+    let rig = rig("bell");
+    let base = rig.base.clone();
+    let ana = rig.browser("bell-ana", 1280, 900).await;
+    let kai = rig.browser_speaking("bell-kai", 390, 844, "cs").await;
+    register(&ana, &base, "Ana").await;
+    register(&kai, &base, "Kai").await;
+    kai.goto(&format!("{base}/tournaments")).await.unwrap();
+    wait_for(&kai, "[data-bell]", 10).await;
+    assert_eq!(text(&kai, "[data-bell-count]").await, "");
+    // Ana challenges Kai from her browser: his bell counts it at once, the tab says so.
+    let sent = ana
+        .execute_async(
+            "fetch('/api/games', {method: 'POST', headers: {'content-type': 'application/json'}, body: JSON.stringify({mode: 'friend', challenge: 'Kai', clock: {days: 3}})}).then(r => r.status).then(arguments[0]);",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert_eq!(sent, json!(201));
+    let what = || "Kai's bell never counted the challenge".to_string();
+    eventually(10, what, || async {
+        (text(&kai, "[data-bell-count]").await == "1").then_some(())
+    })
+    .await;
+    let title = kai.title().await.unwrap();
+    assert!(title.starts_with("(1) "), "{title:?}");
+    emulate(&kai, "dark", "reduce").await;
+    click(&kai, "[data-bell]").await;
+    wait_for(&kai, "[data-bell-list] [data-notice='challenge']", 10).await;
+    let words = strings("cs");
+    let wanted = words["notice.challenge"]
+        .as_str()
+        .unwrap()
+        .replace("{name}", "Ana");
+    assert_eq!(text(&kai, "[data-notice='challenge'] a").await, wanted);
+    screenshot(&kai, "notices-bell-cs-phone-dark").await;
+    // Opened, it is read: the count goes, on the server too.
+    eventually(
+        10,
+        || "the count stayed".to_string(),
+        || async { (text(&kai, "[data-bell-count]").await.is_empty()).then_some(()) },
+    )
+    .await;
+    let unread = kai
+        .execute_async(
+            "fetch('/api/account/notifications').then(r => r.json()).then(b => arguments[0](b.unread));",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert_eq!(unread, json!(0));
+    check_accessibility(&kai, "the bell's list (cs, phone)").await;
+    assert_no_console_errors(&kai, "the bell").await;
+    let ana_bell = ana.find(Locator::Css("[data-bell]")).await;
+    assert!(ana_bell.is_ok(), "every logged-in page has the bell");
+    screenshot(&ana, "notices-bell-desktop-light").await;
+}

@@ -10,6 +10,7 @@ use crate::error::ApiError;
 use crate::games::game::{
     Challenge, ClockState, EngineHost, GameError, Mode, NewGame, Seat, SeatToken, ServedGame,
 };
+use crate::notices::notice::{Details, Kind, Notice};
 use crate::players::name::PlayerName;
 use crate::state::Shared;
 use crate::store::ChallengeInsert;
@@ -421,7 +422,20 @@ async fn insert(state: &Shared, game: &ServedGame) -> Result<(), ApiError> {
         .insert_challenge(game, game.created_at, MAX_CHALLENGES)
         .await?
     {
-        ChallengeInsert::Stored => Ok(()),
+        ChallengeInsert::Stored => {
+            let from = game.seats.iter().find_map(|s| s.name.as_ref());
+            let notice = Notice {
+                account: c.account.clone(),
+                kind: Kind::Challenge,
+                details: Details {
+                    game: Some(game.id.clone()),
+                    from: from.map(|n| n.as_str().to_string()),
+                    ..Details::default()
+                },
+            };
+            state.notify(vec![notice], game.created_at).await;
+            Ok(())
+        }
         ChallengeInsert::TooMany => Err(ApiError::TooManyChallenges),
         ChallengeInsert::AccountGone => Err(ApiError::Missing(format!("player {}", c.name))),
     }

@@ -1,5 +1,5 @@
-//! The janitor: every so often it aborts games that never got going, forgets dead seeks
-//! and ended sessions.
+//! The janitor: every so often it aborts games that never got going, forgets dead seeks,
+//! ended sessions and notifications older than 30 days.
 
 use std::sync::Arc;
 
@@ -58,6 +58,10 @@ pub(crate) async fn janitor(state: Shared) {
         }
         if let Err(e) = state.store.drop_expired_sessions(time::now_ms()).await {
             tracing::warn!("janitor: sessions: {e}");
+        }
+        let kept = time::now_ms() - crate::notices::notice::KEPT_MS;
+        if let Err(e) = state.store.drop_old_notices(kept).await {
+            tracing::warn!("janitor: notifications: {e}");
         }
     }
 }

@@ -9,6 +9,7 @@ use std::sync::Arc;
 use crate::error::ApiError;
 use crate::games::game::{EngineTurn, GameError, ServedGame, Status};
 use crate::http::views::GameView;
+use crate::notices::notice::{self, Before};
 use crate::state::AppState;
 use crate::store::StoreError;
 use crate::time;
@@ -72,8 +73,7 @@ impl AppState {
         if expect.is_some_and(|e| e != seq) {
             return Err(GameError::Changed.into());
         }
-        let played = game.ply();
-        let was_over = game.status == Status::Finished;
+        let before = Before::of(&game);
         let accounts = game.seats.each_ref().map(|s| s.account.clone());
         change(&mut game)?;
         let seated = game.seats.iter().map(|s| &s.account).ne(accounts.iter());
@@ -82,26 +82,23 @@ impl AppState {
         // move's connection, or leave the change stored and never sent to its pages, its
         // clock watch or the other instances.
         let state = Arc::clone(self);
-        tokio::spawn(async move {
-            state
-                .store_change(game, seq, played, was_over, seated)
-                .await
-        })
-        .await
-        .map_err(|e| ApiError::Internal(format!("storing a change: {e}")))?
+        tokio::spawn(async move { state.store_change(game, seq, before, seated).await })
+            .await
+            .map_err(|e| ApiError::Internal(format!("storing a change: {e}")))?
     }
 
     /// The rest of [`AppState::try_mutate`] once the change is judged: stores `game` over
-    /// `seq` (none when the store had moved on) and announces it.
+    /// `seq` (none when the store had moved on), announces it and tells the accounts it
+    /// concerns (`before`: the game before the change).
     async fn store_change(
         self: Arc<Self>,
         mut game: ServedGame,
         seq: i64,
-        played: usize,
-        was_over: bool,
+        before: Before,
         seated: bool,
     ) -> Result<Option<(ServedGame, GameView)>, ApiError> {
         let now = time::now_ms();
+        let was_over = before.status == Status::Finished;
         // The end of a game is stored with what it does to its players: their archive and,
         // rated, both ratings, all in one transaction, which writes the ratings into the
         // game; any other change travels to the other instances with its state.
@@ -131,8 +128,10 @@ impl AppState {
             // Its players are free, or its round may be over: the director looks now.
             self.tournaments.wake();
         }
-        metrics::counter!("konane_moves_total").increment(game.ply().saturating_sub(played) as u64);
+        metrics::counter!("konane_moves_total")
+            .increment(game.ply().saturating_sub(before.ply) as u64);
         self.announce(&game, seq + 1, Arc::from(json));
+        self.notify(notice::of_change(before, &game), now).await;
         Ok(Some((game, view)))
     }
 

@@ -24,6 +24,7 @@ use crate::http::middleware::socket_cap;
 use crate::http::views::{GameView, PositionView, PositionsView, SeatView, SeatedView};
 use crate::http::ws;
 use crate::net::listener::ClientAddr;
+use crate::notices::notice::{Details, Kind, Notice};
 use crate::state::Shared;
 use crate::time::now_ms;
 
@@ -166,12 +167,13 @@ async fn join(
         joiner.rating = probe.seats[0].rating;
     }
     let mut seat = Color::Black;
-    let (_, view) = state
+    let (game, view) = state
         .mutate(&id, None, |g| {
             seat = g.join(joiner.clone(), now_ms())?;
             Ok(())
         })
         .await?;
+    answered(&state, &game, Kind::ChallengeAccepted).await;
     Ok(Json(SeatedView {
         id,
         seat: Some(seat.into()),
@@ -280,7 +282,7 @@ async fn decline(
     viewer: Viewer,
 ) -> Result<Json<GameView>, ApiError> {
     let (account, _) = viewer.required()?;
-    let (_, view) = state
+    let (game, view) = state
         .mutate(&id, None, |g| {
             if g.challenge.as_ref().is_none_or(|c| c.account != account.id) {
                 return Err(GameError::NotChallenged.into());
@@ -295,7 +297,31 @@ async fn decline(
             }
         })
         .await?;
+    answered(&state, &game, Kind::ChallengeDeclined).await;
     Ok(Json(view))
+}
+
+/// Tells the challenger of `game` (a challenge just taken or declined) the answer.
+async fn answered(state: &Shared, game: &ServedGame, kind: Kind) {
+    let Some(challenge) = &game.challenge else {
+        return;
+    };
+    let challenger = game
+        .seats
+        .iter()
+        .find_map(|s| s.account.as_ref().filter(|a| **a != challenge.account));
+    if let Some(account) = challenger {
+        let notice = Notice {
+            account: account.clone(),
+            kind,
+            details: Details {
+                game: Some(game.id.clone()),
+                from: Some(challenge.name.as_str().to_string()),
+                ..Details::default()
+            },
+        };
+        state.notify(vec![notice], now_ms()).await;
+    }
 }
 
 #[derive(Deserialize, Default)]

@@ -7,6 +7,7 @@ pub mod extract;
 pub mod games;
 pub mod lobby;
 pub mod middleware;
+pub mod notices;
 pub mod ops;
 pub mod pairing;
 pub mod players;
@@ -41,6 +42,7 @@ pub fn router(state: Shared) -> Router {
         .merge(players::router())
         .merge(pairing::router())
         .merge(social::router())
+        .merge(notices::router(&state))
         .merge(tournaments::router(&state))
         .fallback(|| async { ApiError::NoRoute })
         .layer(from_fn_with_state(

@@ -15,6 +15,7 @@ pub(crate) mod db;
 pub mod direct;
 mod games;
 pub mod leagues;
+pub mod notices;
 pub mod puzzles;
 pub mod results;
 pub mod row;

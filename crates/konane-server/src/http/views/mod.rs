@@ -3,6 +3,7 @@
 //! definitions.
 
 pub mod games;
+pub mod notices;
 pub mod pairing;
 pub mod players;
 pub mod puzzles;
@@ -11,6 +12,7 @@ pub mod social;
 pub mod tournaments;
 
 pub use games::*;
+pub use notices::*;
 pub use pairing::*;
 pub use players::*;
 pub use puzzles::*;
