@@ -6,7 +6,7 @@
 import { h } from "./dom.js";
 import { language, sizeText, t } from "./i18n.js";
 import { sizeChoices } from "./start-state.js";
-import { FORM_DEFAULTS, KINDS, actions, clockLabel, countdownWords, hasTiebreaks, pairings, playersText, relativeText, sections, standingsRows, titleOf } from "./tournaments-state.js";
+import { FORM_DEFAULTS, KINDS, actions, clockLabel, countdownWords, hasTiebreaks, pager, pairings, playersText, relativeText, sections, standingsRows, titleOf } from "./tournaments-state.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 
@@ -195,7 +195,9 @@ function standingsTable(tour, me) {
     col(t("tournament.col.games"), "optional"),
     ...(tiebreaks ? [col(t("tournament.col.buchholz-short"), null, t("tournament.col.buchholz")), col(t("tournament.col.sb-short"), null, t("tournament.col.sb"))] : [col(t("tournament.col.performance"), "optional")]),
     col(t("tournament.col.results"), "optional"));
-  const body = rows.map((r) => h("tr", { class: [r.mine ? "mine" : "", r.withdrawn ? "withdrawn" : ""].join(" ").trim() || null, "data-standing": r.name, "data-rank": String(r.rank) },
+  const gap = h("tr", { class: "gap", "data-gap": "" }, h("td", { colspan: tiebreaks ? 7 : 6 }, h("span", { "aria-hidden": "true" }, "…"),
+    h("span", { class: "visually-hidden" }, t("tournament.lines-between"))));
+  const body = rows.flatMap((r) => [r.gap ? gap : null, h("tr", { class: [r.mine ? "mine" : "", r.withdrawn ? "withdrawn" : ""].join(" ").trim() || null, "data-standing": r.name, "data-rank": String(r.rank) },
     h("td", {}, String(r.rank)),
     h("th", { scope: "row" }, h("a", { href: `/@/${encodeURIComponent(r.name)}` }, r.name), r.rating ? h("small", { class: "muted" }, ` ${Math.round(r.rating)}`) : "", ...marks(r)),
     h("td", { "data-score": String(r.score) }, String(r.score)),
@@ -203,13 +205,29 @@ function standingsTable(tour, me) {
     ...(tiebreaks
       ? [h("td", { "data-buchholz": String(r.buchholz ?? "") }, r.buchholz ?? "–"), h("td", { "data-sb": String(r.sb ?? "") }, r.sb ?? "–")]
       : [h("td", { class: "optional" }, r.performance ?? "–")]),
-    h("td", { class: "optional" }, resultMarks(r.results))));
+    h("td", { class: "optional" }, resultMarks(r.results)))].filter(Boolean));
   const table = h("table", { class: "standings", "data-standings": "" },
     h("caption", {}, t(tour.kind === "arena" ? "tournament.scoring.arena" : tour.kind === "swiss" ? "tournament.scoring.swiss" : "tournament.scoring.round-robin")),
     h("thead", {}, head),
     h("tbody", {}, ...(body.length ? body : [h("tr", {}, h("td", { colspan: tiebreaks ? 7 : 6, class: "empty" }, t("tournament.no-players")))])));
   // A region of its own, reachable by keyboard, so a table wider than a phone scrolls.
   return h("div", { class: "table-scroll", role: "region", tabindex: "0", "aria-labelledby": "standings-title" }, table);
+}
+
+/** The pager under the standings of `tour` at page `page`, or "" for a table of one page;
+ * `go(n)` shows page n. */
+function pagerNav(tour, page, go) {
+  const p = pager(tour, page);
+  if (!p) return "";
+  const button = (to, label, name) => {
+    const b = h("button", { type: "button", "data-standings-page": name, disabled: to === null }, label);
+    if (to !== null) b.addEventListener("click", () => go(to));
+    return b;
+  };
+  return h("nav", { class: "pager", "aria-label": t("tournament.standings"), "data-pager": "" },
+    button(p.previous, t("tournament.page-previous"), "previous"),
+    h("span", { "data-page": String(p.page) }, t("tournament.page", { page: p.page, pages: p.pages })),
+    button(p.next, t("tournament.page-next"), "next"));
 }
 
 /** The games being played and the byes of `tour`. */
@@ -242,7 +260,7 @@ function podium(tour) {
 }
 
 /** One tournament's screen in `app`; `on` holds the handlers onJoin(code), onWithdraw,
- * onPause, onStart. */
+ * onPause, onStart, onPage(n). */
 export class TournamentView {
   constructor(app, on) {
     this.on = on;
@@ -260,9 +278,9 @@ export class TournamentView {
       this.heading, this.facts, this.countdown, this.link, this.buttons, this.notice, this.body));
   }
 
-  /** Draws `tour` for viewer `me` (or null), at server time `now`; `loggedIn` decides the
-   * buttons. The focus stays on the button that had it. */
-  draw(tour, me, now, loggedIn) {
+  /** Draws `tour` for viewer `me` (or null), at server time `now`, its standings at page
+   * `page`; `loggedIn` decides the buttons. The focus stays on the button that had it. */
+  draw(tour, me, now, loggedIn, page = 1) {
     document.title = `${titleOf(tour)} · Kōnane`;
     this.heading.textContent = titleOf(tour);
     const by = tour.by_site ? t("tournament.by-site") : tour.created_by ? t("tournament.created-by", { name: tour.created_by }) : "";
@@ -276,9 +294,12 @@ export class TournamentView {
     const playing = inGame
       ? h("p", { class: "notice your-game" }, h("a", { href: `/game/${mine.game}`, class: "button primary", "data-my-game": mine.game }, t("tournament.your-game")))
       : waiting ? h("p", { class: "notice your-game", "data-waiting": "" }, t("tournament.waiting")) : "";
+    const paging = document.activeElement?.dataset?.standingsPage ?? null;
     this.body.replaceChildren(podium(tour), playing,
-      h("div", { class: "tour-standings" }, h("h2", { id: "standings-title" }, t("tournament.standings")), standingsTable(tour, me)),
+      h("div", { class: "tour-standings" }, h("h2", { id: "standings-title" }, t("tournament.standings")), standingsTable(tour, me),
+        pagerNav(tour, page, (n) => this.on.onPage(n))),
       gamesSection(tour));
+    if (paging) this.body.querySelector(`[data-standings-page='${paging}']:not([disabled])`)?.focus();
   }
 
   /** The countdown at server time `now`. */

@@ -7,6 +7,7 @@ pub mod pairing;
 pub mod players;
 pub mod puzzles;
 pub mod site;
+pub mod table_pages;
 pub mod tournaments;
 
 pub use games::*;
