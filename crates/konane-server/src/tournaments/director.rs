@@ -323,7 +323,7 @@ impl AppState {
                     rating: None,
                 };
             }
-            let mut game = ServedGame::new(NewGame {
+            let game = ServedGame::new(NewGame {
                 id: random_id()?,
                 mode: Mode::Open,
                 level: None,
@@ -342,12 +342,14 @@ impl AppState {
                     every: t.settings.site_title,
                 }),
             });
-            self.store.rate_seats(&mut game).await?;
             pairings.push(Pairing {
                 game,
                 accounts: [l.entrants[b].account.clone(), l.entrants[w].account.clone()],
             });
         }
+        self.store
+            .rate_all_seats(pairings.iter_mut().map(|p| &mut p.game))
+            .await?;
         // A round robin pairs its paused players too (their clocks run); the others, the
         // active ones only.
         let only_active = !matches!(t.settings.format, Format::RoundRobin { .. });
