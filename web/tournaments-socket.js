@@ -38,8 +38,8 @@ const path = (id) => `/api/tournaments/${encodeURIComponent(id)}`;
 /** The list: `{now, upcoming, running, finished}`. */
 export const tournamentList = () => request("GET", "/api/tournaments");
 
-/** Tournament `id` as the viewer sees it. */
-export const tournament = (id) => request("GET", path(id));
+/** Tournament `id` as the viewer sees it: the whole table, or its page `page` (from 1). */
+export const tournament = (id, page) => request("GET", page ? `${path(id)}?page=${page}` : path(id));
 
 /** Creates a tournament from the form's `body`; answers with it. */
 export const createTournament = (body) => request("POST", "/api/tournaments", body);

@@ -115,10 +115,18 @@ export function relativeText(at, now) {
 export const hasTiebreaks = (tour) => tour.kind !== "arena";
 
 /** The standings as the table's rows: the columns' values, the marks, and whether the row
- * is the viewer's (`me`, the viewer's name, or null). */
+ * is the viewer's (`me`, the viewer's name, or null). When `standings` is a page of the
+ * table, the viewer's own lines (`me.lines`) not on it follow, the first marked `gap`
+ * when lines lie between. */
 export function standingsRows(tour, me) {
   const tiebreaks = hasTiebreaks(tour);
-  return (tour.standings ?? []).map((s) => ({
+  const shown = tour.standings ?? [];
+  const names = new Set(shown.map((s) => s.name));
+  const own = (tour.me?.lines ?? []).filter((s) => !names.has(s.name));
+  const lastRank = shown.length ? shown[shown.length - 1].rank : 0;
+  return [...shown, ...own].map((s, i) => ({
+    // A league's ranks start again in each group: its own lines always follow a gap.
+    gap: i === shown.length && (tour.kind === "league" || s.rank > lastRank + 1),
     rank: s.rank,
     name: s.name,
     rating: s.rating ?? null,
@@ -184,11 +192,22 @@ export function ownNewGame(seen, tour) {
   return { open: id, seen: [...seen, id] };
 }
 
-/** The viewer's rank in `tour`, or null when they are not in its standings. */
+/** The viewer's rank in `tour`, or null when they are not in its standings (the page
+ * sent, or their own lines). */
 export function myRank(tour, me) {
   if (!me) return null;
-  const row = (tour?.standings ?? []).find((s) => s.name.toLowerCase() === me.toLowerCase());
+  const lines = [...(tour?.standings ?? []), ...(tour?.me?.lines ?? [])];
+  const row = lines.find((s) => s.name.toLowerCase() === me.toLowerCase());
   return row ? row.rank : null;
+}
+
+/** The pager under the table of `tour` showing page `page`: `{page, pages, previous, next}`
+ * (the pages to go to, or null), or null when the table has one page. */
+export function pager(tour, page) {
+  const pages = tour?.standings_pages ?? 1;
+  if (pages <= 1) return null;
+  const at = Math.min(Math.max(1, page), pages);
+  return { page: at, pages, previous: at > 1 ? at - 1 : null, next: at < pages ? at + 1 : null };
 }
 
 /** What to announce when `next` replaces `before`: only the viewer's own rank moving. */
@@ -196,7 +215,7 @@ export function rankNews(before, next, me) {
   const was = myRank(before, me);
   const now = myRank(next, me);
   if (now === null || was === null || now === was) return null;
-  return t("tournament.rank-changed", { rank: now, players: next.standings.length });
+  return t("tournament.rank-changed", { rank: now, players: next.standings_total ?? next.standings.length });
 }
 
 /** The buttons the viewer gets on `tour`: join (with the entry code's field when private;

@@ -6,7 +6,7 @@
 import { h } from "./dom.js";
 import { language, sizeText, t } from "./i18n.js";
 import { sizeChoices } from "./start-state.js";
-import { FORM_DEFAULTS, KINDS, actions, clockOf, countdownWords, gamesFor, groupName, groupsOf, hasTiebreaks, pairings, playersText, relativeText, sections, standingsRows, titleOf } from "./tournaments-state.js";
+import { FORM_DEFAULTS, KINDS, actions, clockOf, countdownWords, gamesFor, groupName, groupsOf, hasTiebreaks, pager, pairings, playersText, relativeText, sections, standingsRows, titleOf } from "./tournaments-state.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 
@@ -221,7 +221,9 @@ function table(tour, rows, caption, captionHidden = false) {
     col(t("tournament.col.games"), "optional"),
     ...(tiebreaks ? [col(t("tournament.col.buchholz-short"), null, t("tournament.col.buchholz")), col(t("tournament.col.sb-short"), null, t("tournament.col.sb"))] : [col(t("tournament.col.performance"), "optional")]),
     col(t("tournament.col.results"), "optional"));
-  const body = rows.map((r) => h("tr", { class: [r.mine ? "mine" : "", r.withdrawn ? "withdrawn" : "", r.movement ?? ""].join(" ").trim() || null, "data-standing": r.name, "data-rank": String(r.rank) },
+  const gap = h("tr", { class: "gap", "data-gap": "" }, h("td", { colspan: tiebreaks ? 7 : 6 }, h("span", { "aria-hidden": "true" }, "…"),
+    h("span", { class: "visually-hidden" }, t("tournament.lines-between"))));
+  const body = rows.flatMap((r) => [r.gap ? gap : null, h("tr", { class: [r.mine ? "mine" : "", r.withdrawn ? "withdrawn" : "", r.movement ?? ""].join(" ").trim() || null, "data-standing": r.name, "data-rank": String(r.rank) },
     h("td", {}, String(r.rank)),
     h("th", { scope: "row" }, h("a", { href: `/@/${encodeURIComponent(r.name)}` }, r.name), r.rating ? h("small", { class: "muted" }, ` ${Math.round(r.rating)}`) : "", ...marks(r)),
     h("td", { "data-score": String(r.score) }, String(r.score)),
@@ -229,7 +231,7 @@ function table(tour, rows, caption, captionHidden = false) {
     ...(tiebreaks
       ? [h("td", { "data-buchholz": String(r.buchholz ?? "") }, r.buchholz ?? "–"), h("td", { "data-sb": String(r.sb ?? "") }, r.sb ?? "–")]
       : [h("td", { class: "optional" }, r.performance ?? "–")]),
-    h("td", { class: "optional" }, resultMarks(r.results))));
+    h("td", { class: "optional" }, resultMarks(r.results)))].filter(Boolean));
   return h("table", { class: "standings", "data-standings": "" },
     h("caption", { class: captionHidden ? "visually-hidden" : null }, caption),
     h("thead", {}, head),
@@ -241,6 +243,22 @@ function nextSeason(tour) {
   const names = tour.waiting ?? [];
   if (tour.kind !== "league" || !names.length) return "";
   return h("p", { class: "muted", "data-next-season": "" }, t("tournament.next-season", { names: names.join(", ") }));
+}
+
+/** The pager under the standings of `tour` at page `page`, or "" for a table of one page;
+ * `go(n)` shows page n. */
+function pagerNav(tour, page, go) {
+  const p = pager(tour, page);
+  if (!p) return "";
+  const button = (to, label, name) => {
+    const b = h("button", { type: "button", "data-standings-page": name, disabled: to === null }, label);
+    if (to !== null) b.addEventListener("click", () => go(to));
+    return b;
+  };
+  return h("nav", { class: "pager", "aria-label": t("tournament.standings"), "data-pager": "" },
+    button(p.previous, t("tournament.page-previous"), "previous"),
+    h("span", { "data-page": String(p.page) }, t("tournament.page", { page: p.page, pages: p.pages })),
+    button(p.next, t("tournament.page-next"), "next"));
 }
 
 /** The games being played and the byes of `tour`. */
@@ -273,7 +291,7 @@ function podium(tour) {
 }
 
 /** One tournament's screen in `app`; `on` holds the handlers onJoin(code), onWithdraw,
- * onPause, onStart. */
+ * onPause, onStart, onPage(n). */
 export class TournamentView {
   constructor(app, on) {
     this.on = on;
@@ -291,9 +309,9 @@ export class TournamentView {
       this.heading, this.facts, this.countdown, this.link, this.buttons, this.notice, this.body));
   }
 
-  /** Draws `tour` for viewer `me` (or null), at server time `now`; `loggedIn` decides the
-   * buttons. The focus stays on the button that had it. */
-  draw(tour, me, now, loggedIn) {
+  /** Draws `tour` for viewer `me` (or null), at server time `now`, its standings at page
+   * `page`; `loggedIn` decides the buttons. The focus stays on the button that had it. */
+  draw(tour, me, now, loggedIn, page = 1) {
     document.title = `${titleOf(tour)} · Kōnane`;
     this.heading.textContent = titleOf(tour);
     const by = tour.by_site ? t("tournament.by-site") : tour.created_by ? t("tournament.created-by", { name: tour.created_by }) : "";
@@ -308,9 +326,12 @@ export class TournamentView {
     if (mine?.waiting) playing = h("p", { class: "notice your-game", "data-season-waiting": "" }, t("tournament.season-waiting"));
     else if (inGame) playing = h("p", { class: "notice your-game" }, h("a", { href: `/game/${mine.game}`, class: "button primary", "data-my-game": mine.game }, t(tour.kind === "league" ? "tournament.your-games" : "tournament.your-game")));
     else if (waiting) playing = h("p", { class: "notice your-game", "data-waiting": "" }, t("tournament.waiting"));
+    const paging = document.activeElement?.dataset?.standingsPage ?? null;
     this.body.replaceChildren(podium(tour), playing,
-      h("div", { class: "tour-standings" }, h("h2", { id: "standings-title" }, t("tournament.standings")), standingsTable(tour, me), nextSeason(tour)),
+      h("div", { class: "tour-standings" }, h("h2", { id: "standings-title" }, t("tournament.standings")), standingsTable(tour, me),
+        pagerNav(tour, page, (n) => this.on.onPage(n)), nextSeason(tour)),
       gamesSection(tour, me));
+    if (paging) this.body.querySelector(`[data-standings-page='${paging}']:not([disabled])`)?.focus();
   }
 
   /** The countdown at server time `now`. */

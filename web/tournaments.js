@@ -107,7 +107,7 @@ export async function tournamentScreen(app, id, go) {
     const news = tour ? state.rankNews(tour, next, me) : null;
     tour = next;
     offset = state.clockOffset(next.now, Date.now());
-    view.draw(next, me, Date.now() + offset, Boolean(me));
+    view.draw(next, me, Date.now() + offset, Boolean(me), page);
     if (news) announce(news);
     const own = state.ownNewGame(seen, next);
     if (own.seen !== seen) keepSeen(id, (seen = own.seen));
@@ -117,22 +117,58 @@ export async function tournamentScreen(app, id, go) {
       go(`/game/${own.open}`);
     }
   };
+  // The page of the standings shown: the socket brings the first, any other is asked for
+  // after each change, one request at a time.
+  let page = 1;
+  let asking = false;
+  let askAgain = false;
+  const askPage = async () => {
+    if (asking) {
+      askAgain = true;
+      return;
+    }
+    asking = true;
+    const wanted = page;
+    try {
+      const next = await tournament(id, wanted);
+      if (page === wanted) show(next);
+    } catch (e) {
+      // The table has fewer pages now: back to the first.
+      if (e.status === 422 && page !== 1) {
+        page = 1;
+        askAgain = true;
+      } else view.say(state.refusalText(e));
+    } finally {
+      asking = false;
+      if (askAgain && !stopped) {
+        askAgain = false;
+        askPage();
+      }
+    }
+  };
   const act = (send) => async () => {
     view.say("");
     try {
-      show(await send());
+      await send();
     } catch (e) {
       view.say(state.refusalText(e));
+      return;
     }
+    // The answer holds the whole table: the page shown is asked for.
+    await askPage();
   };
   const view = new TournamentView(app, {
     onJoin: (code) => act(() => joinTournament(id, code))(),
     onWithdraw: act(() => withdraw(id)),
     onPause: act(() => togglePause(id)),
     onStart: act(() => startEarly(id)),
+    onPage: (n) => {
+      page = n;
+      askPage();
+    },
   });
   try {
-    show(await tournament(id));
+    show(await tournament(id, page));
   } catch (e) {
     const words = e.status === 404 ? t("tournament.error.not_found") : state.refusalText(e);
     app.replaceChildren(h("div", { class: "tournament" }, h("h1", {}, t("tournament.title")), h("p", { role: "alert" }, words),
@@ -140,7 +176,7 @@ export async function tournamentScreen(app, id, go) {
     return null;
   }
   if (leaving) return null;
-  const close = live(id, show, (up) => view.linked(up));
+  const close = live(id, (next) => (page === 1 ? show(next) : askPage()), (up) => view.linked(up));
   const ticker = setInterval(() => tour && view.tick(tour, Date.now() + offset), TICK_MS);
   return () => {
     stopped = true;

@@ -3,8 +3,9 @@
 
 use std::sync::Arc;
 
+use axum::extract::rejection::QueryRejection;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
-use axum::extract::{Path, State};
+use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
 use axum::middleware::from_fn_with_state;
 use axum::response::{IntoResponse, Response};
@@ -18,7 +19,8 @@ use crate::games::create::random_id;
 use crate::http::extract::{ApiJson, LoggedIn, Viewer};
 use crate::http::middleware::socket_cap;
 use crate::http::views::{
-    TournamentList, TournamentShown, TournamentSummary, TournamentView, part_of,
+    TournamentLine, TournamentList, TournamentShown, TournamentSummary, TournamentView, part_of,
+    table_pages,
 };
 use crate::state::Shared;
 use crate::store::accounts::Account;
@@ -26,6 +28,7 @@ use crate::time::now_ms;
 use crate::tournaments::errors::TournamentError;
 use crate::tournaments::model::{EntryStatus, Format, Phase, Tournament};
 use crate::tournaments::request::CreateTournament;
+use crate::tournaments::standings::Loaded;
 use crate::tournaments::watch::Page;
 
 /// Most tournaments not yet over that one account may have created.
@@ -133,13 +136,47 @@ async fn create(
     Ok((StatusCode::CREATED, Json(view)).into_response())
 }
 
+/// `?page=N`: one page of the standings.
+#[derive(Deserialize)]
+struct ShowQuery {
+    page: Option<String>,
+}
+
 async fn show(
     State(state): State<Shared>,
     Path(id): Path<String>,
+    query: Result<Query<ShowQuery>, QueryRejection>,
     viewer: Viewer,
 ) -> Result<Json<TournamentView>, ApiError> {
-    let me = viewer.0.map(|a| a.id);
-    Ok(Json(view_of(&state, &id, me.as_deref()).await?))
+    let Query(query) = query.map_err(|e| ApiError::BadRequest(e.body_text()))?;
+    let page = query
+        .page
+        .as_deref()
+        .map(table_pages::page_number)
+        .transpose()?;
+    let me = viewer.0.as_ref().map(|a| a.id.as_str());
+    let loaded = state
+        .load_tournament(&id)
+        .await?
+        .ok_or_else(|| ApiError::Missing(format!("tournament {id}")))?;
+    let mut view = TournamentView::of(&loaded, me, state.next_round_at(&loaded), now_ms());
+    if let Some(page) = page {
+        let table = view.shown.keep_page(page)?;
+        if let (Some(part), Some(account)) = (view.me.as_mut(), me) {
+            part.lines = own_lines(&loaded, &table, account);
+        }
+    }
+    Ok(Json(view))
+}
+
+/// The line of `account` in `table` with its neighbours, if it plays.
+fn own_lines(
+    loaded: &Loaded,
+    table: &[TournamentLine],
+    account: &str,
+) -> Option<Vec<TournamentLine>> {
+    let entrant = loaded.entrants.iter().find(|e| e.account == account)?;
+    table_pages::around(table, |l| l.name == entrant.name).map(<[TournamentLine]>::to_vec)
 }
 
 #[derive(Deserialize, Default)]
@@ -340,13 +377,15 @@ async fn socket_message(
                 .load_tournament(id)
                 .await?
                 .ok_or_else(|| ApiError::Missing(format!("tournament {id}")))?;
-            let shown = TournamentShown::of(&loaded, state.next_round_at(&loaded));
+            let mut shown = TournamentShown::of(&loaded, state.next_round_at(&loaded));
+            let table = shown.keep_page(1)?;
             let json = serde_json::to_string(&shown)
                 .map_err(|e| ApiError::Internal(format!("a tournament's view: {e}")))?;
             let page = Page {
                 version: loaded.tournament.version,
                 shown: Arc::from(json),
                 loaded: Arc::new(loaded),
+                table: Arc::new(table),
             };
             state.tournaments.keep(id, page.clone());
             page
@@ -356,9 +395,13 @@ async fn socket_message(
 }
 
 /// The message of `page` for the account `me`: the view's own JSON, its closing brace
-/// replaced by the fields of this socket alone.
+/// replaced by the fields of this socket alone (its player's part, with their own lines).
 fn message(page: &Page, me: Option<&str>) -> String {
-    let part = me.and_then(|account| part_of(&page.loaded, account));
+    let part = me.and_then(|account| {
+        let mut part = part_of(&page.loaded, account)?;
+        part.lines = own_lines(&page.loaded, &page.table, account);
+        Some(part)
+    });
     // A `MeView` is plain fields: it always has its JSON.
     let part = serde_json::to_string(&part).unwrap_or_else(|_| "null".into());
     let shown = page.shown.strip_suffix('}').unwrap_or(&page.shown);

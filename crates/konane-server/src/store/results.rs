@@ -15,6 +15,9 @@ use crate::store::accounts::Account;
 use crate::store::db::RATING_TRIES;
 use crate::store::{Store, StoreError, corrupt_row, link_accounts, update_query};
 
+/// Accounts whose ratings one query reads (each a bound parameter).
+const ACCOUNTS_A_QUERY: usize = 500;
+
 /// One finished game in a player's archive.
 #[derive(Clone, PartialEq, Debug, Serialize, Deserialize)]
 pub struct ArchivedGame {
@@ -143,18 +146,61 @@ impl Store {
 
     /// Puts each logged-in player's current rating in the game's category on their seat.
     pub async fn rate_seats(&self, game: &mut ServedGame) -> Result<(), StoreError> {
-        let Some(category) = game.category() else {
-            return Ok(());
-        };
-        for seat in &mut game.seats {
-            seat.rating = None;
-            if let Some(account) = &seat.account
-                && let Some(s) = self.standings(account).await?.get(&category)
-            {
-                seat.rating = Some(crate::games::game::SeatRating {
-                    rating: s.shown(),
-                    provisional: s.provisional(),
-                    change: None,
+        self.rate_all_seats([game]).await
+    }
+
+    /// [`Store::rate_seats`] for many games at once (an arena's wave): their players'
+    /// ratings are read in one query for every [`ACCOUNTS_A_QUERY`] of them.
+    pub async fn rate_all_seats<'a>(
+        &self,
+        games: impl IntoIterator<Item = &'a mut ServedGame>,
+    ) -> Result<(), StoreError> {
+        let mut games: Vec<&mut ServedGame> = games
+            .into_iter()
+            .filter(|g| g.category().is_some())
+            .collect();
+        let accounts: std::collections::BTreeSet<String> = games
+            .iter()
+            .flat_map(|g| g.seats.iter().filter_map(|s| s.account.clone()))
+            .collect();
+        let accounts: Vec<String> = accounts.into_iter().collect();
+        let mut read = std::collections::HashMap::new();
+        for chunk in accounts.chunks(ACCOUNTS_A_QUERY) {
+            let list = (1..=chunk.len())
+                .map(|i| format!("${i}"))
+                .collect::<Vec<_>>()
+                .join(", ");
+            let mut query = sqlx::query(sqlx::AssertSqlSafe(format!(
+                "SELECT account_id, category, rating, deviation, volatility, games FROM ratings \
+                 WHERE account_id IN ({list})"
+            )));
+            for account in chunk {
+                query = query.bind(account.as_str());
+            }
+            for r in query.fetch_all(self.pool()).await? {
+                let category: String = r.try_get("category")?;
+                if let Ok(c) = category.parse::<Category>() {
+                    let account: String = r.try_get("account_id")?;
+                    read.insert((account, c), standing_of(&r)?);
+                }
+            }
+        }
+        for game in &mut games {
+            let Some(category) = game.category() else {
+                continue;
+            };
+            for seat in &mut game.seats {
+                // A category added after the account was made: a newcomer's rating.
+                seat.rating = seat.account.as_ref().map(|account| {
+                    let s = read
+                        .get(&(account.clone(), category))
+                        .copied()
+                        .unwrap_or_default();
+                    crate::games::game::SeatRating {
+                        rating: s.shown(),
+                        provisional: s.provisional(),
+                        change: None,
+                    }
                 });
             }
         }

@@ -321,10 +321,11 @@ impl AppState {
         let t = &l.tournament;
         let mut pairings = Vec::with_capacity(pairs.len());
         for &(b, w) in pairs {
-            let mut p = new_pairing(t, &l.entrants[b], &l.entrants[w], now)?;
-            self.store.rate_seats(&mut p.game).await?;
-            pairings.push(p);
+            pairings.push(new_pairing(t, &l.entrants[b], &l.entrants[w], now)?);
         }
+        self.store
+            .rate_all_seats(pairings.iter_mut().map(|p| &mut p.game))
+            .await?;
         // A round robin pairs its paused players too (their clocks run); the others, the
         // active ones only.
         let only_active = !matches!(t.settings.format, Format::RoundRobin { .. });

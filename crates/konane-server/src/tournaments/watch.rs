@@ -11,10 +11,11 @@ use std::sync::{Arc, Mutex};
 
 use tokio::sync::{Notify, watch};
 
+use crate::http::views::TournamentLine;
 use crate::tournaments::standings::Loaded;
 
 /// A tournament as read for its pages: the version, what everyone is sent (JSON), and the
-/// tournament itself, for each page's own part.
+/// tournament itself with its whole table, for each page's own part.
 #[derive(Clone)]
 pub struct Page {
     /// The tournament's version when read.
@@ -23,6 +24,8 @@ pub struct Page {
     pub shown: Arc<str>,
     /// The tournament read.
     pub loaded: Arc<Loaded>,
+    /// The whole table, best first (`shown` holds its first page).
+    pub table: Arc<Vec<TournamentLine>>,
 }
 
 /// The watched tournaments' versions, the pages last read for them, and the director's bell.

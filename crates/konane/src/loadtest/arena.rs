@@ -32,8 +32,8 @@ use super::report::{self, Figures, Record, Report};
 const REGISTER_AT_ONCE: usize = 8;
 /// Requests or sockets opened at once while setting up.
 const SETUP_AT_ONCE: usize = 50;
-/// Bytes a tournament's socket reads at a time: a message holds the whole table, tens of
-/// kilobytes for hundreds of players (a game's socket reads 4 KiB at a time).
+/// Bytes a tournament's socket reads at a time: a message holds a page of the table and
+/// up to a hundred games, tens of kilobytes (a game's socket reads 4 KiB at a time).
 const TOURNAMENT_READ_BUFFER: usize = 32 * 1024;
 
 /// A registered player: where it plays, from which address, with its session cookie.
@@ -377,9 +377,9 @@ struct Me {
 }
 
 /// The `me.game` of a tournament socket's message. Only the message's end, the socket's
-/// own part, is parsed: the rest is the whole table, and parsing all of it for every
-/// player at every change would take this client a share of the CPU it measures the
-/// server with.
+/// own part, is parsed: the rest is a page of the table and the games, and parsing all of
+/// it for every player at every change would take this client a share of the CPU it
+/// measures the server with.
 fn my_game(text: &str) -> Result<Option<String>> {
     let tail = text
         .rfind("\"me\":")
@@ -534,6 +534,11 @@ mod tests {
             Ok(Some("g7".into()))
         );
         assert_eq!(game(r#"{"joined":true,"game":null}"#), Ok(None));
+        // The player's own lines come with their part.
+        assert_eq!(
+            game(r#"{"joined":true,"game":"g8","lines":[{"rank":3,"name":"me"}]}"#),
+            Ok(Some("g8".into()))
+        );
         assert_eq!(game("null"), Ok(None));
         // Another layout of the same message still reads, through the whole parse.
         let spaced = r#"{"type":"tournament","tournament":{"me":{"game":"g2"},"now":1} }"#;

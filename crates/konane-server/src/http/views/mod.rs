@@ -9,6 +9,7 @@ pub mod players;
 pub mod puzzles;
 pub mod site;
 pub mod social;
+pub mod table_pages;
 pub mod tournaments;
 
 pub use games::*;

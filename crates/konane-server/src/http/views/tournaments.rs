@@ -3,7 +3,9 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::http::views::table_pages;
 use crate::store::tournaments::{Listed, Played};
+use crate::tournaments::errors::TournamentError;
 use crate::tournaments::every::Every;
 use crate::tournaments::model::{Entrant, EntryStatus, Format, Phase, Tournament};
 use crate::tournaments::standings::Loaded;
@@ -238,6 +240,10 @@ pub struct MeView {
     pub creator: bool,
     /// A league season they joined once it had started: they play from the next.
     pub waiting: bool,
+    /// Their own line of the standings with its neighbours, where `standings` is one page
+    /// of the table (the socket, `?page=`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lines: Option<Vec<TournamentLine>>,
 }
 
 /// What every viewer of a tournament sees alike.
@@ -252,8 +258,12 @@ pub struct TournamentShown {
     pub next_round_at: Option<i64>,
     /// The creator's name (none for the site's events).
     pub created_by: Option<String>,
-    /// The table, best first.
+    /// The table, best first: all of it, or one page (see `standings_pages`).
     pub standings: Vec<TournamentLine>,
+    /// Lines in the whole table.
+    pub standings_total: usize,
+    /// Pages of the table (`GET /api/tournaments/{id}?page=N`).
+    pub standings_pages: usize,
     /// Games being played first, then the finished ones, latest first (at most 100).
     pub games: Vec<TournamentGameView>,
     /// The byes.
@@ -330,6 +340,8 @@ impl TournamentShown {
             next_round_at,
             created_by: t.settings.creator_name.clone(),
             podium,
+            standings_total: standings.len(),
+            standings_pages: table_pages::pages(standings.len()),
             standings,
             games: games(l),
             byes: l
@@ -357,6 +369,14 @@ fn waiting(l: &Loaded, e: &Entrant) -> bool {
         && l.tournament.phase == Phase::Started
         && e.group.is_none()
         && e.status == EntryStatus::Active
+}
+
+impl TournamentShown {
+    /// Keeps page `page` of the standings only; returns the whole table.
+    pub fn keep_page(&mut self, page: usize) -> Result<Vec<TournamentLine>, TournamentError> {
+        let shown = table_pages::page_of(&self.standings, page)?.to_vec();
+        Ok(std::mem::replace(&mut self.standings, shown))
+    }
 }
 
 /// An account's name in the tournament.
@@ -441,6 +461,7 @@ pub fn part_of(l: &Loaded, account: &str) -> Option<MeView> {
         game: l.current_game(account).map(|g| g.game.clone()),
         creator,
         waiting: e.is_some_and(|e| waiting(l, e)),
+        lines: None,
     })
 }
 
