@@ -46,8 +46,9 @@ pub type Shared = Arc<AppState>;
 
 impl AppState {
     /// Notes that `account` made a request at `now`: its last-seen time is written at most
-    /// once a minute from this instance, which keeps it "online" for its followers.
-    pub async fn saw(&self, account: &str, now: i64) -> Result<(), crate::store::StoreError> {
+    /// once a minute from this instance, which keeps it "online" for its followers. The
+    /// write runs apart: a request never waits for it, nor fails with it.
+    pub fn saw(&self, account: &str, now: i64) {
         use crate::players::social::{ONLINE_MS, SEEN_EVERY_MS};
         {
             let mut seen = self.seen.lock().unwrap_or_else(|e| e.into_inner());
@@ -55,14 +56,19 @@ impl AppState {
                 .get(account)
                 .is_some_and(|&at| now - at < SEEN_EVERY_MS)
             {
-                return Ok(());
+                return;
             }
             if seen.len() > 10_000 {
                 seen.retain(|_, at| now - *at < ONLINE_MS);
             }
             seen.insert(account.to_string(), now);
         }
-        self.store.seen(account, now).await
+        let (store, account) = (self.store.clone(), account.to_string());
+        tokio::spawn(async move {
+            if let Err(e) = store.seen(&account, now).await {
+                tracing::warn!("last seen of {account}: {e}");
+            }
+        });
     }
 
     /// The table of self-play games, once `client` has none still running: the caller adds

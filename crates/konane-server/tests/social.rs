@@ -67,7 +67,15 @@ async fn a_followed_player_is_listed_online_and_playing() {
         )
         .await;
     assert_eq!(status, StatusCode::OK, "{joined}");
-    let players = list(&s, &mut ana, "following").await;
+    // The last-seen time is written apart from the request: it lands within moments.
+    let mut players = list(&s, &mut ana, "following").await;
+    for _ in 0..50 {
+        if players[0]["online"] == true {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        players = list(&s, &mut ana, "following").await;
+    }
     assert_eq!(
         players[0],
         json!({"name": "Bo", "online": true, "playing": id})
