@@ -64,8 +64,7 @@ impl AppState {
             ) else {
                 continue;
             };
-            let mut p = new_pairing(t, b, w, now)?;
-            self.store.rate_seats(&mut p.game).await?;
+            let p = new_pairing(t, b, w, now)?;
             match rounds.iter_mut().find(|(r, _)| *r == round) {
                 Some((_, games)) => games.push(p),
                 None => rounds.push((round, vec![p])),

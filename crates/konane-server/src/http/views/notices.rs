@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::notices::notice::Kind;
+use crate::notices::notice::{Details, Kind};
 use crate::store::notices::StoredNotice;
 
 /// One notification.
@@ -17,18 +17,9 @@ pub struct NotificationView {
     pub at: i64,
     /// Read already.
     pub read: bool,
-    /// The game it is about.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub game: Option<String>,
-    /// The other player.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub from: Option<String>,
-    /// How the game ended.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub reason: Option<String>,
-    /// Whether the account won the game.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub won: Option<bool>,
+    /// The game, the other player, how a game ended and whether the account won it.
+    #[serde(flatten)]
+    pub details: Details,
 }
 
 impl NotificationView {
@@ -39,10 +30,7 @@ impl NotificationView {
             kind: n.kind,
             at: n.at,
             read: n.read,
-            game: n.details.game.clone(),
-            from: n.details.from.clone(),
-            reason: n.details.reason.clone(),
-            won: n.details.won,
+            details: n.details.clone(),
         }
     }
 }
